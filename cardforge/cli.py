@@ -1,0 +1,172 @@
+"""Command line: `cardforge check`, `cardforge build`, `cardforge schema`.
+
+Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage errors.  A
+content error is printed as a diagnostic, never as a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from . import __version__
+from .build import MODES, PAPERS, build_game, prepare
+from .diagnostics import ContentError, Report
+from .model import GAME_FILE
+from .schema import SCHEMA_NAMES, builtin_schema, deck_card_schema
+
+EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+def _games(paths: list[str]) -> list[Path]:
+    if paths:
+        games = [Path(p) for p in paths]
+        for game in games:
+            if not (game / GAME_FILE).is_file():
+                raise UsageError(f"{game} is not a game folder (it has no {GAME_FILE})")
+        return games
+    content = Path("content")
+    games = sorted(p for p in content.glob("*") if (p / GAME_FILE).is_file()) if content.is_dir() else []
+    if not games:
+        raise UsageError("no game given and no content/<game>/game.yaml under the current folder")
+    return games
+
+
+def _emit(report: Report, fmt: str) -> None:
+    if fmt == "json":
+        print(report.format_json())
+    elif report.items:
+        print(report.format_text(), file=sys.stderr)
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr, only when stderr is a terminal."""
+
+    def __init__(self, label: str):
+        self.label, self.enabled, self.last = label, sys.stderr.isatty(), 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if not self.enabled or (done < total and now - self.last < 0.05):
+            return
+        self.last = now
+        width = 30
+        filled = int(width * done / max(total, 1))
+        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} card faces")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def cmd_check(args) -> int:
+    combined = Report()
+    for game in _games(args.games):
+        report = Report()
+        try:
+            prepare(game, report, args.layouts)
+        except ContentError:
+            pass
+        combined.extend(report)
+    _emit(combined, args.format)
+    if args.format != "json" and not combined.items:
+        print("ok: no problems found", file=sys.stderr)
+    failed = combined.has_errors() or (args.strict and combined.warnings)
+    return EXIT_CONTENT if failed else EXIT_OK
+
+
+def cmd_build(args) -> int:
+    combined = Report()
+    papers = PAPERS if args.paper == "all" else (args.paper,)
+    for game in _games(args.games):
+        out = Path(args.out) / game.resolve().name if args.out else Path("build") / game.resolve().name
+        result = build_game(game, out, papers=papers, mode=args.mode, layouts_dir=args.layouts,
+                            progress=ProgressBar(game.name))
+        combined.extend(result.report)
+        if not result.report.has_errors():
+            for path in result.outputs:
+                print(f"wrote {path}", file=sys.stderr)
+        else:
+            print(f"{game}: build failed; previous output left untouched", file=sys.stderr)
+    _emit(combined, args.format)
+    return EXIT_CONTENT if combined.has_errors() else EXIT_OK
+
+
+def cmd_schema(args) -> int:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in SCHEMA_NAMES:
+        path = out / f"{name}.schema.json"
+        path.write_text(json.dumps(builtin_schema(name), indent=2) + "\n", "utf-8")
+        written.append(path)
+    if args.game:
+        report = Report()
+        try:
+            from .model import load_game
+            game = load_game(Path(args.game), report)
+        except ContentError:
+            _emit(report, "text")
+            return EXIT_CONTENT
+        for deck in game.decks:
+            schema = deck_card_schema(deck.fields, game.data["decks"][int(deck.pointer.rsplit("/", 1)[1])].get("required", []))
+            schema["$id"] = f"https://cardforge.dev/schemas/{game.id}/{deck.id}.cards.schema.json"
+            path = out / f"{game.id}.{deck.id}.cards.schema.json"
+            path.write_text(json.dumps(schema, indent=2) + "\n", "utf-8")
+            written.append(path)
+    for path in written:
+        print(f"wrote {path}", file=sys.stderr)
+    print("For the YAML language server add a first line such as:\n"
+          f"  # yaml-language-server: $schema={(out / 'game.schema.json').as_posix()}", file=sys.stderr)
+    return EXIT_OK
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cardforge", description="Compile card games into print-and-play PDFs.")
+    p.add_argument("--version", action="version", version=f"cardforge {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def common(sp):
+        sp.add_argument("games", nargs="*", metavar="GAME_DIR", help="game folders (default: every game in content/)")
+        sp.add_argument("--layouts", type=Path, default=None, help="the layouts library (default: layouts/ beside content/)")
+        sp.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics format")
+
+    c = sub.add_parser("check", help="validate games without writing anything")
+    common(c)
+    c.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    c.set_defaults(func=cmd_check)
+
+    b = sub.add_parser("build", help="build the print-and-play PDFs")
+    common(b)
+    b.add_argument("--paper", choices=PAPERS + ("all",), default="all")
+    b.add_argument("--mode", choices=MODES, default="duplex",
+                   help="duplex: backs on the next page for a long-edge flip; simplex: backs at the end; "
+                        "fold: each front beside its back")
+    b.add_argument("--out", help="output folder (default: build/); each game gets a subfolder")
+    b.set_defaults(func=cmd_build)
+
+    s = sub.add_parser("schema", help="write the JSON Schemas for editors")
+    s.add_argument("game", nargs="?", help="also write one card schema per deck of this game")
+    s.add_argument("--out", default="schemas", help="folder to write into (default: schemas/)")
+    s.set_defaults(func=cmd_schema)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        print(f"cardforge: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,152 @@
+"""Diagnostics: every problem cardforge finds, reported like a compiler does.
+
+A diagnostic knows where it is (file, line, column), what it is (severity, code,
+message) and how to fix it (help).  Stages collect diagnostics instead of raising
+on the first one, so that the user sees every error at once.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Position:
+    """1-based line and column in a source file."""
+    path: Path
+    line: int
+    col: int
+
+
+@dataclass
+class Diagnostic:
+    severity: str  # "error" or "warning"
+    code: str  # e.g. "E-SCHEMA", "E-TEXT-OVERFLOW"
+    message: str
+    position: Position | None = None
+    help: str | None = None
+    pointer: str | None = None  # JSON pointer inside the document
+    card: str | None = None  # card id it is about, if any
+
+    def location(self, root: Path | None = None) -> str:
+        if self.position is None:
+            return "cardforge"
+        return f"{display_path(self.position.path, root)}:{self.position.line}:{self.position.col}"
+
+    def headline(self, root: Path | None = None) -> str:
+        return f"{self.location(root)}: {self.severity}[{self.code}]: {self.message}"
+
+    def render(self, root: Path | None = None) -> str:
+        """The headline, the offending source line with a caret, and the help line."""
+        out = [self.headline(root)]
+        source = _source_line(self.position)
+        if source is not None:
+            gutter = str(self.position.line)
+            out.append(f"{' ' * len(gutter)} |")
+            out.append(f"{gutter} | {source}")
+            out.append(f"{' ' * len(gutter)} | {' ' * (self.position.col - 1)}^")
+        if self.help:
+            out.append(f"  = help: {self.help}")
+        return "\n".join(out)
+
+    def as_json(self, root: Path | None = None) -> dict:
+        pos = self.position
+        return {
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "file": display_path(pos.path, root) if pos else None,
+            "line": pos.line if pos else None,
+            "col": pos.col if pos else None,
+            "pointer": self.pointer,
+            "card": self.card,
+            "help": self.help,
+        }
+
+
+def display_path(path: Path, root: Path | None) -> str:
+    """Paths are shown relative to the working directory when they lie under it."""
+    path = Path(path)
+    base = root or Path.cwd()
+    try:
+        return path.resolve().relative_to(base.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+_line_cache: dict[Path, list[str]] = {}
+
+
+def _source_line(pos: Position | None) -> str | None:
+    if pos is None:
+        return None
+    lines = _line_cache.get(pos.path)
+    if lines is None:
+        try:
+            lines = Path(pos.path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            return None
+        _line_cache[pos.path] = lines
+    if 1 <= pos.line <= len(lines):
+        return lines[pos.line - 1].expandtabs(1)
+    return None
+
+
+@dataclass
+class Report:
+    """The diagnostics of one run, in the order they were found."""
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def add(self, diag: Diagnostic) -> Diagnostic:
+        self.items.append(diag)
+        return diag
+
+    def error(self, code: str, message: str, position: Position | None = None, **kw) -> Diagnostic:
+        return self.add(Diagnostic("error", code, message, position, **kw))
+
+    def warning(self, code: str, message: str, position: Position | None = None, **kw) -> Diagnostic:
+        return self.add(Diagnostic("warning", code, message, position, **kw))
+
+    def extend(self, other: "Report") -> None:
+        self.items.extend(other.items)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "warning"]
+
+    def has_errors(self) -> bool:
+        return any(d.severity == "error" for d in self.items)
+
+    def sorted(self) -> list[Diagnostic]:
+        """Grouped by file, then by position; diagnostics without a file come last."""
+        def key(d: Diagnostic):
+            p = d.position
+            return (p is None, str(p.path) if p else "", p.line if p else 0, p.col if p else 0)
+        return sorted(self.items, key=key)
+
+    def format_text(self, root: Path | None = None) -> str:
+        blocks = [d.render(root) for d in self.sorted()]
+        n_err, n_warn = len(self.errors), len(self.warnings)
+        if n_err or n_warn:
+            blocks.append(f"{_plural(n_err, 'error')}, {_plural(n_warn, 'warning')}")
+        return "\n\n".join(blocks)
+
+    def format_json(self, root: Path | None = None) -> str:
+        return json.dumps([d.as_json(root) for d in self.sorted()], indent=2)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+class ContentError(Exception):
+    """Raised to stop a stage when its input is unusable; carries the report."""
+
+    def __init__(self, report: Report):
+        super().__init__(f"{len(report.errors)} error(s)")
+        self.report = report

@@ -1,0 +1,94 @@
+"""Fonts: TrueType files from the repository's fonts/ folder (and a game's own), never the system's.
+
+reportlab embeds and subsets every TTF it draws with.  A family maps the four
+styles to registered font names; a style the family lacks falls back to the
+nearest one it has (bold_italic -> bold -> regular), so a layout never fails on
+a missing style, but a missing *character* is an error (see `missing_chars`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont, TTFError
+
+FONTS_DIR = Path(__file__).resolve().parent.parent / "fonts"
+STYLES = ("regular", "bold", "italic", "bold_italic")
+_FALLBACK = {"bold_italic": ("bold_italic", "bold", "italic", "regular"),
+             "bold": ("bold", "regular"), "italic": ("italic", "regular"), "regular": ("regular",)}
+
+
+@dataclass
+class Family:
+    name: str
+    faces: dict[str, str]  # style -> registered reportlab font name
+
+    def face(self, style: str) -> str:
+        for candidate in _FALLBACK[style]:
+            if candidate in self.faces:
+                return self.faces[candidate]
+        return self.faces["regular"]
+
+
+class FontError(Exception):
+    pass
+
+
+class FontBook:
+    """The font families available to one game."""
+
+    def __init__(self):
+        self.families: dict[str, Family] = {}
+        self._glyphs: dict[str, frozenset[int]] = {}
+
+    def add_family(self, name: str, files: dict[str, Path], prefix: str = "") -> None:
+        faces = {}
+        for style, path in files.items():
+            font_name = f"{prefix}{name}-{style}"
+            if font_name not in pdfmetrics.getRegisteredFontNames():
+                try:
+                    pdfmetrics.registerFont(TTFont(font_name, str(path)))
+                except (TTFError, OSError) as exc:
+                    raise FontError(f"cannot use font file {path.name}: {exc}") from None
+            faces[style] = font_name
+            self._glyphs[font_name] = frozenset(pdfmetrics.getFont(font_name).face.charToGlyph)
+        self.families[name] = Family(name, faces)
+
+    def family(self, name: str) -> Family | None:
+        return self.families.get(name)
+
+    def missing_chars(self, font_name: str, text: str) -> list[str]:
+        glyphs = self._glyphs[font_name]
+        return sorted({ch for ch in text if ord(ch) not in glyphs and ch not in "\n\t"})
+
+
+_builtin: FontBook | None = None
+
+
+def builtin_fonts() -> FontBook:
+    """The families listed in fonts/fonts.yaml (loaded once per process)."""
+    global _builtin
+    if _builtin is None:
+        index = FONTS_DIR / "fonts.yaml"
+        if not index.is_file():
+            raise FontError(f"cardforge's fonts folder is missing ({FONTS_DIR}); reinstall with 'pip install -e .'")
+        book = FontBook()
+        for family, files in yaml.safe_load(index.read_text("utf-8")).items():
+            book.add_family(family, {s: FONTS_DIR / f for s, f in files.items()})
+        _builtin = book
+    return _builtin
+
+
+def fonts_for_game(game_id: str, extra: dict[str, dict[str, Path]]) -> FontBook:
+    """Built-in families plus those the game ships in its own folder."""
+    base = builtin_fonts()
+    if not extra:
+        return base
+    book = FontBook()
+    book.families.update(base.families)
+    book._glyphs.update(base._glyphs)
+    for family, files in extra.items():
+        book.add_family(family, files, prefix=f"{game_id}-")
+    return book

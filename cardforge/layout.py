@@ -1,0 +1,202 @@
+"""Stage 4: layouts as data. Find a layout by name, follow `extends`, merge, compile.
+
+A layout is a YAML file of named frames (text, image, icon, icon_row, shape) with
+positions in any unit, measured from the top-left corner of the card's trim box.
+`extends: other` starts from another layout: frames with the same name are
+merged key by key, new frames are drawn after the inherited ones, and `name: null`
+removes an inherited frame.  Layouts are looked up, in order, in the game
+folder's layouts/, in <layouts root>/<game id>/ and in <layouts root>/common/.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Position, Report
+from .load import Document, load_yaml, pointer_join
+from .model import safe_path, size_points
+from .schema import builtin_schema, validate
+from .templates import Template, TemplateFailure
+from .units import length
+
+TEMPLATED = ("text", "when", "icon", "empty_icon", "count", "total", "src", "fill", "stroke", "color")
+REQUIRED = {"text": ("text",), "icon": ("icon",), "icon_row": ("icon", "count"), "image": ("src",), "shape": ()}
+DEFAULTS = {
+    "text": {"font": "sans", "style": "regular", "size": "9pt", "leading": 1.2,
+             "align": "left", "valign": "top", "color": "black"},
+    "shape": {"shape": "rect"},
+    "icon": {"color": "black"},
+    "icon_row": {"color": "black", "gap": "0.8mm", "align": "left"},
+    "image": {"fit": "contain"},
+}
+
+
+@dataclass
+class Frame:
+    name: str
+    type: str
+    x: float
+    y: float  # from the top edge of the trim box, downwards
+    width: float
+    height: float
+    props: dict[str, Any]
+    templates: dict[str, Template]
+    position: Position  # where the frame is (last) defined
+    layout_file: Path
+
+
+@dataclass
+class Layout:
+    name: str
+    width: float
+    height: float
+    colors: dict[str, str]
+    frames: list[Frame]
+    doc: Document
+    files: list[Path] = field(default_factory=list)
+
+
+class LayoutSet:
+    """Resolves layout names for one game, loading each file once."""
+
+    def __init__(self, roots: list[Path], report: Report):
+        self.roots = [r for r in roots if r.is_dir()]
+        self.report = report
+        self.loaded: dict[str, Document | None] = {}
+        self.resolved: dict[tuple[str, float, float], Layout | None] = {}
+
+    def available(self) -> list[str]:
+        names = set()
+        for root in self.roots:
+            names.update(p.relative_to(root).with_suffix("").as_posix() for p in root.rglob("*.yaml"))
+        return sorted(names)
+
+    def _find(self, name: str) -> Path | None:
+        for root in self.roots:
+            path = safe_path(root, f"{name}.yaml")
+            if path is not None and path.is_file():
+                return path
+        return None
+
+    def _doc(self, name: str) -> Document | None:
+        if name not in self.loaded:
+            path = self._find(name)
+            doc = load_yaml(path, self.report) if path else None
+            if doc is not None and not validate(doc, builtin_schema("layout"), self.report):
+                doc = None
+            self.loaded[name] = doc
+        return self.loaded[name]
+
+    def get(self, name: str, width: float, height: float, used_at: Position) -> Layout | None:
+        """The compiled layout `name` for cards of the given size; None after reporting why."""
+        key = (name, round(width, 3), round(height, 3))
+        if key not in self.resolved:
+            self.resolved[key] = self._resolve(name, width, height, used_at)
+        return self.resolved[key]
+
+    def _resolve(self, name: str, width: float, height: float, used_at: Position) -> Layout | None:
+        if self._find(name) is None:
+            guess = difflib.get_close_matches(name, self.available(), n=1, cutoff=0.5)
+            searched = ", ".join(str(r) for r in self.roots) or "(no layout folders found)"
+            self.report.error("E-UNKNOWN-LAYOUT", f"unknown layout '{name}'", used_at,
+                              help=(f"did you mean '{guess[0]}'? " if guess else "") + f"layouts are searched in {searched}")
+            return None
+        chain: list[tuple[str, Document]] = []
+        current, at = name, used_at
+        while current is not None:
+            if any(current == n for n, _ in chain):
+                cycle = " -> ".join([n for n, _ in chain] + [current])
+                self.report.error("E-LAYOUT-CYCLE", f"layouts extend each other in a circle: {cycle}", at)
+                return None
+            if self._find(current) is None:
+                self.report.error("E-UNKNOWN-LAYOUT", f"layout '{chain[-1][0]}' extends unknown layout '{current}'", at)
+                return None
+            doc = self._doc(current)
+            if doc is None:
+                return None
+            chain.append((current, doc))
+            at = doc.pos("/extends")
+            current = doc.data.get("extends")
+        return self._merge(name, list(reversed(chain)), width, height, used_at)
+
+    def _merge(self, name: str, chain: list[tuple[str, Document]], width: float, height: float,
+               used_at: Position) -> Layout | None:
+        colors: dict[str, str] = {}
+        frames: dict[str, dict[str, Any]] = {}
+        origins: dict[str, Position] = {}
+        files: dict[str, Path] = {}
+        size = None
+        for _, doc in chain:
+            data = doc.data
+            colors.update(data.get("colors", {}))
+            if "size" in data:
+                size = (data["size"], doc.pos("/size"))
+            for frame_name, frame in data.get("frames", {}).items():
+                if frame is None:
+                    frames.pop(frame_name, None)
+                    continue
+                merged = dict(frames.get(frame_name, {}))
+                merged.update(frame)
+                frames[frame_name] = merged
+                origins[frame_name] = doc.pos(pointer_join("/frames", frame_name), key=True)
+                files[frame_name] = doc.path
+        top_doc = chain[-1][1]
+        ok = True
+        if size is not None:
+            lw, lh = size_points(size[0])
+            if abs(lw - width) > 0.5 or abs(lh - height) > 0.5:
+                self.report.error("E-LAYOUT-SIZE", f"layout '{name}' is for cards of {_mm(lw)} x {_mm(lh)} mm "
+                                  f"but is used for cards of {_mm(width)} x {_mm(height)} mm", size[1],
+                                  help="use a layout made for this card size, or change the deck's size")
+                ok = False
+        compiled = []
+        for frame_name, props in frames.items():
+            frame = self._compile(frame_name, props, origins[frame_name], files[frame_name], width, height)
+            if frame is None:
+                ok = False
+            else:
+                compiled.append(frame)
+        if not ok:
+            return None
+        return Layout(name, width, height, colors, compiled, top_doc, [d.path for _, d in chain])
+
+    def _compile(self, name: str, props: dict[str, Any], at: Position, path: Path,
+                 card_w: float, card_h: float) -> Frame | None:
+        kind = props.get("type")
+        if kind is None:
+            self.report.error("E-LAYOUT", f"frame '{name}' has no type", at,
+                              help="add 'type:' with one of text, image, icon, icon_row, shape")
+            return None
+        missing = [k for k in REQUIRED[kind] if k not in props]
+        if missing:
+            self.report.error("E-LAYOUT", f"{kind} frame '{name}' needs '{missing[0]}'", at)
+            return None
+        full = dict(DEFAULTS.get(kind, {}))
+        full.update(props)
+        x, y = length(full.get("x", 0)), length(full.get("y", 0))
+        w = length(full["width"]) if "width" in full else card_w - x
+        h = length(full["height"]) if "height" in full else card_h - y
+        if w <= 0 or h < 0 or (h == 0 and full.get("shape") != "line"):
+            self.report.error("E-LAYOUT", f"frame '{name}' has no area ({w:.1f} x {h:.1f} pt)", at)
+            return None
+        if kind == "text":
+            full["size_pt"] = length(full["size"])
+            full["min_size_pt"] = length(full.get("min_size", full["size"]))
+            if full["min_size_pt"] > full["size_pt"]:
+                self.report.error("E-LAYOUT", f"frame '{name}': min_size is larger than size", at)
+                return None
+        templates = {}
+        for key in TEMPLATED:
+            if key in full and isinstance(full[key], str):
+                try:
+                    templates[key] = Template(full[key])
+                except TemplateFailure as exc:
+                    self.report.error("E-TEMPLATE", f"frame '{name}', '{key}': {exc.message}", at)
+                    return None
+        return Frame(name, kind, x, y, w, h, full, templates, at, path)
+
+
+def _mm(points: float) -> str:
+    return f"{round(points / (72 / 25.4), 1):g}"

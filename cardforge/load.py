@@ -1,0 +1,165 @@
+"""Stage 1: load YAML files into plain data, remembering where every value came from.
+
+PyYAML's safe composer builds the node tree (no Python objects, no tags that run
+code); we turn nodes into dicts, lists and scalars ourselves so that we can
+* record the source position of every value and every mapping key by JSON pointer,
+* reject duplicate mapping keys (PyYAML silently keeps the last one),
+* bound alias expansion and document size (a "billion laughs" file is an error).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .diagnostics import Position, Report
+
+MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_NODES = 500_000  # values after alias expansion
+
+
+@dataclass
+class Document:
+    path: Path
+    data: Any
+    positions: dict[str, Position] = field(default_factory=dict)  # pointer -> value
+    key_positions: dict[str, Position] = field(default_factory=dict)  # pointer -> its key
+
+    def pos(self, pointer: str = "", key: bool = False) -> Position:
+        """Position of the value at `pointer` (or of its key), else of the nearest parent."""
+        table = self.key_positions if key else self.positions
+        probe = pointer
+        while True:
+            if probe in table:
+                return table[probe]
+            if probe in self.positions:
+                return self.positions[probe]
+            if not probe:
+                return Position(self.path, 1, 1)
+            probe = probe.rsplit("/", 1)[0]
+
+
+def pointer_join(base: str, part: str | int) -> str:
+    text = str(part).replace("~", "~0").replace("/", "~1")
+    return f"{base}/{text}"
+
+
+class _Limits(Exception):
+    def __init__(self, message: str, mark):
+        self.message, self.mark = message, mark
+
+
+class _Builder:
+    """Turns a composed node tree into plain data with positions."""
+
+    def __init__(self, doc: Document, report: Report):
+        self.doc, self.report = doc, report
+        self.count = 0
+        self.constructor = yaml.SafeLoader("")  # for scalar resolution only
+        self.active: set[int] = set()
+
+    def _pos(self, mark) -> Position:
+        return Position(self.doc.path, mark.line + 1, mark.column + 1)
+
+    def build(self, node, pointer: str) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise _Limits(f"document expands to more than {MAX_NODES} values (alias bomb?)", node.start_mark)
+        self.doc.positions.setdefault(pointer, self._pos(node.start_mark))
+        if isinstance(node, yaml.ScalarNode):
+            return self._scalar(node)
+        if id(node) in self.active:
+            raise _Limits("recursive alias: a node contains itself", node.start_mark)
+        self.active.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                return [self.build(item, pointer_join(pointer, i)) for i, item in enumerate(node.value)]
+            return self._mapping(node, pointer)
+        finally:
+            self.active.discard(id(node))
+
+    def _scalar(self, node) -> Any:
+        if node.tag == "tag:yaml.org,2002:timestamp":
+            return node.value  # keep dates as written ("1943-08-17"), JSON has no date type
+        if node.tag in ("tag:yaml.org,2002:binary",):
+            return node.value
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except yaml.YAMLError:
+            return node.value
+
+    def _mapping(self, node, pointer: str) -> dict:
+        result: dict[str, Any] = {}
+        first_seen: dict[str, Position] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                self.report.error(
+                    "E-YAML", "merge keys ('<<') are not supported",
+                    self._pos(key_node.start_mark),
+                    help="write the keys out, or use a layout's 'extends'")
+                continue
+            if not isinstance(key_node, yaml.ScalarNode):
+                self.report.error("E-YAML", "a mapping key must be a plain scalar", self._pos(key_node.start_mark))
+                continue
+            key = str(self._scalar(key_node))
+            key_pos = self._pos(key_node.start_mark)
+            if key in first_seen:
+                first = first_seen[key]
+                self.report.error(
+                    "E-DUPLICATE-KEY", f"duplicate key '{key}' (first defined at line {first.line})",
+                    key_pos, help="remove one of the two; YAML would silently keep only the last")
+                continue
+            first_seen[key] = key_pos
+            child = pointer_join(pointer, key)
+            self.doc.key_positions[child] = key_pos
+            result[key] = self.build(value_node, child)
+        return result
+
+
+def load_yaml(path: Path, report: Report, display_name: Path | None = None) -> Document | None:
+    """Load one YAML file; problems go to `report`, and None means unusable."""
+    path = Path(path)
+    doc = Document(path=path, data=None)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        report.error("E-IO", f"cannot read file: {exc.strerror}", Position(path, 1, 1))
+        return None
+    if len(raw) > MAX_FILE_BYTES:
+        report.error("E-YAML", f"file is larger than {MAX_FILE_BYTES // 1024 // 1024} MB", Position(path, 1, 1))
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        report.error("E-YAML", f"file is not UTF-8 (byte {exc.start})", Position(path, 1, 1),
+                     help="save the file as UTF-8")
+        return None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        pos = Position(path, mark.line + 1, mark.column + 1) if mark else Position(path, 1, 1)
+        problem = exc.problem or "invalid YAML"
+        context = f" ({exc.context})" if exc.context else ""
+        report.error("E-YAML", f"YAML syntax error: {problem}{context}", pos,
+                     help="check indentation, colons and quotes on this line and the one above")
+        return None
+    except yaml.YAMLError as exc:
+        report.error("E-YAML", f"YAML error: {exc}", Position(path, 1, 1))
+        return None
+    if node is None:
+        doc.data = {}
+        return doc
+    try:
+        doc.data = _Builder(doc, report).build(node, "")
+    except _Limits as exc:
+        report.error("E-YAML", exc.message, Position(path, exc.mark.line + 1, exc.mark.column + 1))
+        return None
+    except RecursionError:
+        report.error("E-YAML", "document is nested too deeply", Position(path, 1, 1))
+        return None
+    # After a duplicate key the first value is kept so that later stages can still
+    # report their own errors; the build fails anyway because the report has errors.
+    return doc

@@ -1,0 +1,155 @@
+"""Stage 3: resolve a game folder into the model: the game, its decks and their cards.
+
+Reads game.yaml and the card files it names, validates each against its schema
+(a deck's cards against the fields the deck declares), and keeps for every card
+the document and JSON pointer it came from, so later stages can point at it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import ContentError, Position, Report
+from .load import Document, load_yaml, pointer_join
+from .schema import builtin_schema, check_field_schemas, deck_card_schema, validate
+from .units import CARD_SIZES, MM, length
+
+GAME_FILE = "game.yaml"
+DEFAULT_BLEED = "3mm"
+
+
+@dataclass
+class Card:
+    id: str
+    deck: "Deck"
+    data: dict[str, Any]  # the card's fields; every declared field present (None if unset)
+    quantity: int
+    front: str
+    back: str | None
+    doc: Document
+    pointer: str  # JSON pointer of the card in its file
+
+    def pos(self, key: str | None = None) -> Position:
+        return self.doc.pos(pointer_join(self.pointer, key) if key else self.pointer)
+
+
+@dataclass
+class Deck:
+    id: str
+    name: str
+    front: str
+    back: str | None
+    width: float  # points
+    height: float
+    fields: dict[str, Any]
+    cards: list[Card] = field(default_factory=list)
+    pointer: str = ""
+
+
+@dataclass
+class Game:
+    id: str
+    name: str
+    root: Path
+    data: dict[str, Any]
+    doc: Document
+    bleed: float
+    decks: list[Deck] = field(default_factory=list)
+    documents: list[Document] = field(default_factory=list)
+
+    def cards(self) -> list[Card]:
+        return [card for deck in self.decks for card in deck.cards]
+
+    def template_data(self) -> dict[str, Any]:
+        keys = ("id", "name", "subtitle", "designer", "version", "credits")
+        return {k: self.data.get(k) for k in keys}
+
+
+def safe_path(root: Path, relative: str) -> Path | None:
+    """`relative` resolved inside `root`, or None if it would leave it (.., absolute, symlink)."""
+    if not relative or Path(relative).is_absolute() or "\\" in relative or "\x00" in relative:
+        return None
+    root = root.resolve()
+    candidate = (root / relative).resolve()
+    try:
+        candidate.relative_to(root)
+    except ValueError:
+        return None
+    return candidate
+
+
+def size_points(value: Any, default: str = "poker") -> tuple[float, float]:
+    value = default if value is None else value
+    if isinstance(value, str):
+        w, h = CARD_SIZES[value]
+        return w * MM, h * MM
+    return length(value["width"]), length(value["height"])
+
+
+def load_game(root: Path, report: Report) -> Game:
+    """Load and validate a game folder. Raises ContentError when nothing usable is left."""
+    root = Path(root)
+    game_path = root / GAME_FILE
+    if not game_path.is_file():
+        report.error("E-NO-GAME", f"no {GAME_FILE} in {root}", Position(game_path, 1, 1),
+                     help=f"a game folder holds a {GAME_FILE} naming its decks and card files")
+        raise ContentError(report)
+    doc = load_yaml(game_path, report)
+    if doc is None or not validate(doc, builtin_schema("game"), report):
+        raise ContentError(report)
+    data = doc.data
+    game = Game(id=data["id"], name=data["name"], root=root, data=data, doc=doc,
+                bleed=length(data.get("bleed", DEFAULT_BLEED)))
+    game.documents.append(doc)
+    seen_ids: dict[str, Card] = {}
+    for d_index, deck_data in enumerate(data["decks"]):
+        pointer = f"/decks/{d_index}"
+        width, height = size_points(deck_data.get("size", data.get("card_size")))
+        fields = deck_data.get("fields", {})
+        deck = Deck(id=deck_data["id"], name=deck_data.get("name", deck_data["id"]),
+                    front=deck_data["front"], back=deck_data.get("back"),
+                    width=width, height=height, fields=fields, pointer=pointer)
+        game.decks.append(deck)
+        if not check_field_schemas(fields, doc, pointer + "/fields", report):
+            continue
+        card_schema = deck_card_schema(fields, deck_data.get("required", []))
+        files = deck_data["cards"]
+        files = [files] if isinstance(files, str) else files
+        for f_index, rel in enumerate(files):
+            file_pointer = f"{pointer}/cards" + ("" if isinstance(deck_data["cards"], str) else f"/{f_index}")
+            path = safe_path(root, rel)
+            if path is None:
+                report.error("E-PATH", f"card file '{rel}' is outside the game folder", doc.pos(file_pointer),
+                             help="card files must lie inside the game folder")
+                continue
+            if not path.is_file():
+                report.error("E-MISSING-FILE", f"card file '{rel}' does not exist", doc.pos(file_pointer),
+                             help="check the file name, relative to the folder of game.yaml")
+                continue
+            card_doc = load_yaml(path, report)
+            if card_doc is None:
+                continue
+            game.documents.append(card_doc)
+            if not validate(card_doc, card_schema, report):
+                continue
+            for c_index, card_data in enumerate(card_doc.data["cards"]):
+                card = _make_card(deck, card_data, card_doc, f"/cards/{c_index}")
+                other = seen_ids.get(card.id)
+                if other is not None:
+                    first = other.pos()
+                    report.error("E-DUPLICATE-ID", f"card id '{card.id}' is already used",
+                                 card.pos("id"), card=card.id,
+                                 help=f"first used at {first.path.name}:{first.line}; ids must be unique in a game")
+                    continue
+                seen_ids[card.id] = card
+                deck.cards.append(card)
+    return game
+
+
+def _make_card(deck: Deck, card_data: dict, doc: Document, pointer: str) -> Card:
+    fields = {name: None for name in deck.fields}
+    fields.update({k: v for k, v in card_data.items() if k not in ("front", "back", "quantity")})
+    return Card(id=card_data["id"], deck=deck, data=fields, quantity=card_data.get("quantity", 1),
+                front=card_data.get("front", deck.front), back=card_data.get("back", deck.back),
+                doc=doc, pointer=pointer)

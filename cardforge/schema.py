@@ -1,0 +1,173 @@
+"""Stage 2: validate loaded documents against the JSON Schemas shipped in cardforge/schemas.
+
+Draft 2020-12, pinned.  References resolve only between our own schemas: nothing
+is ever fetched, so a schema fragment written in content cannot reach the network.
+Every violation becomes a diagnostic at the offending value (or key), with a hint.
+"""
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Iterable
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from .diagnostics import Report
+from .load import Document, pointer_join
+
+SCHEMA_NAMES = ("game", "cards", "layout")
+
+
+@lru_cache(maxsize=None)
+def builtin_schema(name: str) -> dict:
+    text = resources.files("cardforge.schemas").joinpath(f"{name}.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+@lru_cache(maxsize=None)
+def _registry() -> Registry:
+    resources_ = []
+    for name in SCHEMA_NAMES:
+        schema = builtin_schema(name)
+        resources_.append((schema["$id"], Resource(contents=schema, specification=DRAFT202012)))
+    # No `retrieve`: an unknown $ref is an error, never a download.
+    return Registry().with_resources(resources_)
+
+
+@lru_cache(maxsize=None)
+def _validator_for(key: str) -> Draft202012Validator:
+    return Draft202012Validator(json.loads(key), registry=_registry(), format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
+def validator(schema: dict) -> Draft202012Validator:
+    # Cached by content so that 100 card files of one deck compile their schema once.
+    return _validator_for(json.dumps(schema, sort_keys=True))
+
+
+def deck_card_schema(fields: dict[str, Any], required: Iterable[str]) -> dict:
+    """The card-file schema for one deck: the common card keys plus the deck's own fields."""
+    schema = copy.deepcopy(builtin_schema("cards"))
+    card = schema["$defs"]["card"]
+    card["properties"].update(fields)
+    card["additionalProperties"] = False
+    card["required"] = sorted(set(card["required"]) | set(required))
+    return schema
+
+
+def check_field_schemas(fields: dict[str, Any], doc: Document, pointer: str, report: Report) -> bool:
+    """A deck's field definitions are JSON Schema written by the designer: check them first."""
+    ok = True
+    for name, sub in fields.items():
+        try:
+            Draft202012Validator.check_schema(sub)
+        except Exception as exc:  # SchemaError carries a readable message
+            ok = False
+            message = getattr(exc, "message", str(exc))
+            report.error("E-SCHEMA-DEF", f"field '{name}' has an invalid schema: {message}",
+                         doc.pos(pointer_join(pointer, name)),
+                         help="a field is a JSON Schema such as {type: integer, minimum: 1}")
+        if _has_remote_ref(sub):
+            ok = False
+            report.error("E-SCHEMA-DEF", f"field '{name}' uses $ref, which content may not use",
+                         doc.pos(pointer_join(pointer, name)), help="write the schema out in full")
+    return ok
+
+
+def _has_remote_ref(node: Any) -> bool:
+    if isinstance(node, dict):
+        return "$ref" in node or "$dynamicRef" in node or any(_has_remote_ref(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_has_remote_ref(v) for v in node)
+    return False
+
+
+def validate(doc: Document, schema: dict, report: Report, what: str = "file") -> bool:
+    """Validate `doc` against `schema`, adding one diagnostic per violation. True if valid."""
+    errors = sorted(validator(schema).iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
+    for error in errors:
+        _report_error(error, doc, report)
+    return not errors
+
+
+def _pointer(path) -> str:
+    pointer = ""
+    for part in path:
+        pointer = pointer_join(pointer, part)
+    return pointer
+
+
+def _report_error(error: ValidationError, doc: Document, report: Report) -> None:
+    pointer = _pointer(error.absolute_path)
+    where = doc.pos(pointer)
+    kind = error.validator
+    if kind in ("oneOf", "anyOf") and error.context:
+        # Report the branch that came closest instead of "is not valid under any of".
+        best = _closest(error)
+        if best is not None:
+            return _report_error(best, doc, report)
+    if kind == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        for key in _unexpected_keys(error):
+            guess = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            help_ = (f"did you mean '{guess[0]}'?" if guess
+                     else f"allowed keys: {', '.join(allowed)}" if allowed else None)
+            report.error("E-SCHEMA", f"unknown key '{key}'" + (f", did you mean '{guess[0]}'?" if guess else ""),
+                         doc.pos(pointer_join(pointer, key), key=True), help=help_,
+                         pointer=pointer_join(pointer, key))
+        return
+    if kind == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        report.error("E-SCHEMA", f"missing required key '{missing}'", where, pointer=pointer,
+                     help=f"add '{missing}: ...' to this mapping")
+        return
+    if kind == "enum":
+        options = [str(o) for o in error.validator_value]
+        guess = difflib.get_close_matches(str(error.instance), options, n=1, cutoff=0.5)
+        message = f"{error.instance!r} is not one of: {', '.join(options)}"
+        report.error("E-SCHEMA", message, where, pointer=pointer,
+                     help=f"did you mean '{guess[0]}'?" if guess else None)
+        return
+    if kind == "pattern" and "length" in str(error.schema.get("description", "")).lower():
+        report.error("E-SCHEMA", f"{error.instance!r} is not a length", where, pointer=pointer,
+                     help="write a number with a unit: '63mm', '2.5in', '12pt', '1cm'")
+        return
+    if kind == "type":
+        expected = error.validator_value
+        expected = " or ".join(expected) if isinstance(expected, list) else expected
+        report.error("E-SCHEMA", f"expected {expected}, got {_json_type(error.instance)} {_short(error.instance)}",
+                     where, pointer=pointer)
+        return
+    report.error("E-SCHEMA", _plain(error), where, pointer=pointer)
+
+
+def _closest(error: ValidationError) -> ValidationError | None:
+    # Prefer the deepest error, and among equals one that is not itself a type mismatch.
+    candidates = list(error.context)
+    if not candidates:
+        return None
+    return max(candidates, key=lambda e: (len(e.absolute_path), e.validator != "type", e.validator != "enum"))
+
+
+def _unexpected_keys(error: ValidationError) -> list[str]:
+    props = error.schema.get("properties", {})
+    return [k for k in error.instance if k not in props]
+
+
+def _json_type(value: Any) -> str:
+    return {dict: "a mapping", list: "a list", str: "text", bool: "a boolean", int: "a number",
+            float: "a number", type(None): "nothing"}.get(type(value), type(value).__name__)
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, (dict, list)) else ""
+    return f"({text[:40]})" if text else ""
+
+
+def _plain(error: ValidationError) -> str:
+    return error.message if len(error.message) < 160 else error.message[:157] + "..."

@@ -1,0 +1,70 @@
+"""Jinja2 templates from content, run in an immutable sandbox.
+
+Content is untrusted: the sandbox forbids attribute access to internals and any
+mutation, templates see only plain data (card fields, game info), and undefined
+names are errors rather than silently empty text.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import StrictUndefined, TemplateSyntaxError
+from jinja2.exceptions import SecurityError, TemplateError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+_env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
+                                     keep_trailing_newline=False)
+_env.filters["roman"] = lambda n: _roman(int(n))
+_env.globals["range"] = lambda *a: range(*a) if len(range(*a)) <= 1000 else range(0)
+
+
+class TemplateFailure(Exception):
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(message)
+        self.message, self.line = message, line
+
+
+class Template:
+    """A compiled template, or a constant when the source has no Jinja syntax."""
+
+    __slots__ = ("source", "_compiled")
+
+    def __init__(self, source: str):
+        self.source = source
+        self._compiled = None
+        if "{{" in source or "{%" in source or "{#" in source:
+            try:
+                self._compiled = _env.from_string(source)
+            except TemplateSyntaxError as exc:
+                raise TemplateFailure(f"template syntax error: {exc.message}", exc.lineno) from None
+
+    @property
+    def is_constant(self) -> bool:
+        return self._compiled is None
+
+    def render(self, context: dict[str, Any]) -> str:
+        if self._compiled is None:
+            return self.source
+        try:
+            return self._compiled.render(context)
+        except SecurityError as exc:
+            raise TemplateFailure(f"template not allowed: {exc}") from None
+        except TemplateError as exc:
+            raise TemplateFailure(f"template error: {exc.message or exc}") from None
+        except (TypeError, ValueError, ArithmeticError, LookupError) as exc:
+            raise TemplateFailure(f"template error: {exc}") from None
+
+
+def truthy(text: str) -> bool:
+    """A rendered `when:` condition: empty, false, no, 0 and none are false."""
+    return text.strip().lower() not in ("", "false", "no", "0", "none")
+
+
+def _roman(n: int) -> str:
+    values = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
+              (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
+    out = ""
+    for value, letters in values:
+        while n >= value:
+            out, n = out + letters, n - value
+    return out

@@ -1,0 +1,263 @@
+"""Rich text: parse card markup, fit it into a frame, draw it.
+
+Markup (the output of a frame's template):
+  **bold**, *italic*, a line break for a new line, a blank line for a new paragraph,
+  :name: for an inline icon drawn at text size on the baseline, and \\* \\: for the
+  literal characters.  A :word: that is not an icon name stays text.
+
+Fitting shrinks the text from the frame's size down to its min_size until every
+word fits the width and every line the height.  Widths scale linearly with the
+font size, so words are measured once at 1 pt and line breaking is repeated
+cheaply for each candidate size.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from .fonts import Family
+from .units import mm
+
+TOKEN_RE = re.compile(r"\\[*:\\_]|\*\*|\*|:[a-z][a-z0-9-]*:|\n|[ \t]+|[^*:\\\n \t]+|.", re.S)
+ICON_WIDTH = 1.0  # inline icons are one em wide and high
+PARAGRAPH_GAP = 0.45  # extra space between paragraphs, in ems
+BASELINE = 0.8  # baseline below the top of the em box, in ems
+STEP = 0.25  # size step when shrinking, in points
+
+
+@dataclass
+class Frag:
+    kind: str  # "text" or "icon"
+    value: str  # the text, or the icon name
+    font: str  # reportlab font name (for text)
+    width1: float  # width at 1 pt
+
+
+@dataclass
+class Word:
+    frags: list[Frag]
+    width1: float
+
+
+@dataclass
+class RichText:
+    paragraphs: list[list[list[Word]]]  # paragraph -> hard line -> words
+    space1: float  # width of a space at 1 pt
+    plain: str  # the text without markup, icons as :name:
+    icons: dict[str, int]
+    missing: dict[str, list[str]] = field(default_factory=dict)  # font -> characters it lacks
+
+
+def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool = False,
+          missing_chars=None) -> RichText:
+    bold = base_style in ("bold", "bold_italic")
+    italic = base_style in ("italic", "bold_italic")
+    paragraphs: list[list[list[Word]]] = [[[]]]
+    current: list[Frag] = []
+    plain: list[str] = []
+    icons: dict[str, int] = {}
+    missing: dict[str, list[str]] = {}
+    newlines = 0
+
+    def font_now() -> str:
+        style = "bold_italic" if bold and italic else "bold" if bold else "italic" if italic else "regular"
+        return family.face(style)
+
+    def end_word():
+        if current:
+            paragraphs[-1][-1].append(Word(list(current), sum(f.width1 for f in current)))
+            current.clear()
+
+    def add_text(text: str):
+        if uppercase:
+            text = text.upper()
+        font = font_now()
+        if missing_chars is not None:
+            lacking = missing_chars(font, text)
+            if lacking:
+                missing.setdefault(font, [])
+                missing[font].extend(c for c in lacking if c not in missing[font])
+        if current and current[-1].kind == "text" and current[-1].font == font:
+            prev = current[-1]
+            prev.value += text
+            prev.width1 = stringWidth(prev.value, font, 1)
+        else:
+            current.append(Frag("text", text, font, stringWidth(text, font, 1)))
+        plain.append(text)
+
+    for token in TOKEN_RE.findall(markup.strip("\n")):
+        if token == "\n":
+            end_word()
+            newlines += 1
+            continue
+        if newlines:
+            if newlines == 1:
+                paragraphs[-1].append([])
+                plain.append("\n")
+            else:
+                paragraphs.append([[]])
+                plain.append("\n\n")
+            newlines = 0
+        if token == "**":
+            bold = not bold
+        elif token == "*":
+            italic = not italic
+        elif token[0] in " \t":
+            end_word()
+            plain.append(" ")
+        elif token.startswith("\\"):
+            add_text(token[1])
+        elif len(token) > 2 and token[0] == ":" and token[-1] == ":" and is_icon(token[1:-1]):
+            name = token[1:-1]
+            current.append(Frag("icon", name, "", ICON_WIDTH))
+            icons[name] = icons.get(name, 0) + 1
+            plain.append(token)
+        else:
+            add_text(token)
+    end_word()
+    space1 = stringWidth(" ", family.face("regular"), 1)
+    return RichText(paragraphs, space1, "".join(plain).strip(), icons, missing)
+
+
+@dataclass
+class Line:
+    words: list[Word]
+    width1: float  # at 1 pt, spaces included
+
+
+@dataclass
+class Fitted:
+    size: float
+    leading: float  # line height in points
+    paragraphs: list[list[Line]]
+    height: float
+
+    def line_count(self) -> int:
+        return sum(len(p) for p in self.paragraphs)
+
+
+@dataclass
+class Overflow:
+    size: float
+    message: str
+
+
+def _break(rich: RichText, size: float, width: float) -> tuple[list[list[Line]], Word | None]:
+    """Greedy line breaking at `size`. Returns the lines and a word too wide for any line."""
+    max1 = width / size
+    out: list[list[Line]] = []
+    for paragraph in rich.paragraphs:
+        lines: list[Line] = []
+        for hard_line in paragraph:
+            line: list[Word] = []
+            used = 0.0
+            for word in hard_line:
+                if word.width1 > max1 + 1e-9:
+                    return out, word
+                extra = word.width1 + (rich.space1 if line else 0.0)
+                if line and used + extra > max1 + 1e-9:
+                    lines.append(Line(line, used))
+                    line, used = [word], word.width1
+                else:
+                    line.append(word)
+                    used += extra
+            lines.append(Line(line, used))
+        out.append(lines)
+    return out, None
+
+
+def _height(paragraphs: list[list[Line]], size: float, leading: float) -> float:
+    lines = sum(len(p) for p in paragraphs)
+    return lines * size * leading + (len(paragraphs) - 1) * size * PARAGRAPH_GAP
+
+
+def fit(rich: RichText, width: float, height: float, size: float, min_size: float,
+        leading: float) -> Fitted | Overflow:
+    """The largest size in [min_size, size] (in STEP steps) at which the text fits the box."""
+    steps = max(0, int(round((size - min_size) / STEP)))
+    candidates = [size - i * STEP for i in range(steps + 1)]
+    if candidates[-1] > min_size:
+        candidates.append(min_size)
+
+    def attempt(s: float):
+        paragraphs, too_wide = _break(rich, s, width)
+        if too_wide is not None:
+            return None
+        h = _height(paragraphs, s, leading)
+        return Fitted(s, s * leading, paragraphs, h) if h <= height + 0.01 else None
+
+    # Fitting gets easier as the size drops, so bisect for the first size that fits.
+    lo, hi = 0, len(candidates) - 1
+    if attempt(candidates[hi]) is None:
+        return Overflow(min_size, _overflow_message(rich, width, height, min_size, leading))
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if attempt(candidates[mid]) is not None:
+            hi = mid
+        else:
+            lo = mid + 1
+    return attempt(candidates[lo])
+
+
+def _overflow_message(rich: RichText, width: float, height: float, size: float, leading: float) -> str:
+    paragraphs, too_wide = _break(rich, size, width)
+    if too_wide is not None:
+        text = "".join(f.value if f.kind == "text" else f":{f.value}:" for f in too_wide.frags)
+        over = too_wide.width1 * size - width
+        return (f"the word '{text}' is {mm(over):.1f} mm wider than the frame "
+                f"({mm(width):.1f} mm) even at the minimum size {size:g} pt")
+    needed = _height(paragraphs, size, leading)
+    lines = sum(len(p) for p in paragraphs)
+    fit_lines = int(height // (size * leading + 1e-9))
+    return (f"text needs {lines} lines ({mm(needed):.1f} mm) at the minimum size {size:g} pt "
+            f"but the frame is {mm(height):.1f} mm high: {mm(needed - height):.1f} mm "
+            f"({max(1, lines - fit_lines)} line{'s' if lines - fit_lines != 1 else ''}) did not fit")
+
+
+def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: float, height: float,
+         align: str, valign: str, color, icon_painter, icon_color: str) -> list[str]:
+    """Draw fitted text with its box's top-left at (x, top); returns the lines as plain text."""
+    size = fitted.size
+    if valign == "middle":
+        top -= (height - fitted.height) / 2
+    elif valign == "bottom":
+        top -= height - fitted.height
+    printed: list[str] = []
+    baseline = top - (fitted.leading - size) / 2 - BASELINE * size
+    text = canvas.beginText()
+    text.setFillColor(color)
+    current_font = None
+    icons: list[tuple[str, float, float]] = []
+    for p_index, paragraph in enumerate(fitted.paragraphs):
+        if p_index:
+            baseline -= PARAGRAPH_GAP * size
+        for line in paragraph:
+            line_width = line.width1 * size
+            cursor = x + (width - line_width if align == "right" else (width - line_width) / 2 if align == "center" else 0)
+            words_plain = []
+            for w_index, word in enumerate(line.words):
+                if w_index:
+                    cursor += rich.space1 * size
+                pieces = []
+                for frag in word.frags:
+                    if frag.kind == "icon":
+                        icons.append((frag.value, cursor, baseline))
+                        pieces.append(f":{frag.value}:")
+                    else:
+                        if frag.font != current_font:
+                            text.setFont(frag.font, size)
+                            current_font = frag.font
+                        text.setTextOrigin(cursor, baseline)
+                        text.textOut(frag.value)
+                        pieces.append(frag.value)
+                    cursor += frag.width1 * size
+                words_plain.append("".join(pieces))
+            printed.append(" ".join(words_plain))
+            baseline -= fitted.leading
+    canvas.drawText(text)
+    for name, ix, base in icons:
+        # The icon's em box sits like a capital letter with a small descent, so it reads inline.
+        icon_painter.draw(name, ix, base - 0.16 * size, size * ICON_WIDTH, size, icon_color)
+    return printed
