@@ -13,9 +13,13 @@ import logging
 from pathlib import Path
 
 from reportlab.graphics import renderPDF
+from reportlab.graphics.renderbase import STATE_DEFAULTS
 from svglib.svglib import svg2rlg
 
 logging.getLogger("svglib").setLevel(logging.ERROR)
+# reportlab's drawing renderer selects a default font (Helvetica, never embedded) even for
+# drawings without text; point it at our embedded sans so no unembedded font reaches the PDF.
+STATE_DEFAULTS["fontName"] = "sans-regular"
 
 _PIPS = {
     1: [(50, 50)], 2: [(28, 28), (72, 72)], 3: [(26, 26), (50, 50), (74, 74)],

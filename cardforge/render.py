@@ -44,6 +44,7 @@ class CardRenderer:
         self._fit_cache: dict[tuple, Any] = {}
         self._color_cache: dict[tuple, Any] = {}
         self._game_data = game.template_data()
+        self._reported: set[tuple] = set()  # copies of a card share their problems: report once
 
     def context(self, card: Card, side: str, copy: int) -> dict[str, Any]:
         return {"card": card.data, "game": self._game_data, "side": side, "copy": copy,
@@ -63,6 +64,9 @@ class CardRenderer:
             try:
                 record = self._frame(frame, layout, card, ctx, x, y, bleed)
             except RenderError as exc:
+                if (card.id, side, frame.name) in self._reported:
+                    continue
+                self._reported.add((card.id, side, frame.name))
                 self.report.error(exc.code, f"card '{card.id}' ({side}), frame '{frame.name}' of layout "
                                   f"'{layout.name}': {exc.message}", card.pos(), help=exc.help, card=card.id)
                 continue
@@ -173,6 +177,9 @@ class CardRenderer:
                                   uppercase=bool(props.get("uppercase")), missing_chars=self.fonts.missing_chars)
             self._rich_cache[rich_key] = rich
         if rich.missing:
+            if (card.id, frame.name, "glyph") in self._reported:
+                return
+            self._reported.add((card.id, frame.name, "glyph"))
             for font, chars in rich.missing.items():
                 shown = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in chars)
                 self.report.error("E-GLYPH", f"card '{card.id}', frame '{frame.name}': font '{font}' has no "

@@ -210,10 +210,10 @@ def _overflow_message(rich: RichText, width: float, height: float, size: float, 
                 f"({mm(width):.1f} mm) even at the minimum size {size:g} pt")
     needed = _height(paragraphs, size, leading)
     lines = sum(len(p) for p in paragraphs)
-    fit_lines = int(height // (size * leading + 1e-9))
+    lost = max(1, lines - int(height // (size * leading + 1e-9)))
     return (f"text needs {lines} lines ({mm(needed):.1f} mm) at the minimum size {size:g} pt "
             f"but the frame is {mm(height):.1f} mm high: {mm(needed - height):.1f} mm "
-            f"({max(1, lines - fit_lines)} line{'s' if lines - fit_lines != 1 else ''}) did not fit")
+            f"({lost} line{'s' if lost != 1 else ''}) did not fit")
 
 
 def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: float, height: float,
