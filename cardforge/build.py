@@ -83,6 +83,10 @@ def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None) -> 
     layouts = LayoutSet(roots, report)
     icons = IconLibrary([game.root / "icons"] + [r / "icons" for r in roots[1:]])
     faces: dict[tuple[str, str], Layout | None] = {}
+    for deck in game.decks:  # a deck's layouts are checked even when its card files failed
+        for side, name in (("front", deck.front), ("back", deck.back)):
+            if name is not None:
+                layouts.get(name, deck.width, deck.height, game.doc.pos(f"{deck.pointer}/{side}"))
     for card in game.cards():
         for side, name in (("front", card.front), ("back", card.back)):
             if name is None:

@@ -99,9 +99,10 @@ class LayoutSet:
     def _resolve(self, name: str, width: float, height: float, used_at: Position) -> Layout | None:
         if self._find(name) is None:
             guess = difflib.get_close_matches(name, self.available(), n=1, cutoff=0.5)
-            searched = ", ".join(str(r) for r in self.roots) or "(no layout folders found)"
+            searched = (f"layouts are searched in {', '.join(str(r) for r in self.roots)}" if self.roots else
+                        "no layout folder found: put layouts in the game's layouts/ folder or pass --layouts DIR")
             self.report.error("E-UNKNOWN-LAYOUT", f"unknown layout '{name}'", used_at,
-                              help=(f"did you mean '{guess[0]}'? " if guess else "") + f"layouts are searched in {searched}")
+                              help=(f"did you mean '{guess[0]}'? " if guess else "") + searched)
             return None
         chain: list[tuple[str, Document]] = []
         current, at = name, used_at
