@@ -22,7 +22,8 @@ from .templates import Template, TemplateFailure
 from .units import length
 
 TEMPLATED = ("text", "when", "icon", "empty_icon", "count", "total", "src", "fill", "stroke", "color")
-REQUIRED = {"text": ("text",), "icon": ("icon",), "icon_row": ("icon", "count"), "image": ("src",), "shape": ()}
+REQUIRED = {"text": ("text",), "icon": ("icon",), "icon_row": ("icon", "count"), "image": ("src",), "shape": (),
+            "track": (), "table": ("rows", "columns")}
 DEFAULTS = {
     "text": {"font": "sans", "style": "regular", "size": "9pt", "leading": 1.2,
              "align": "left", "valign": "top", "color": "black"},
@@ -30,7 +31,10 @@ DEFAULTS = {
     "icon": {"color": "black"},
     "icon_row": {"color": "black", "gap": "0.8mm", "align": "left"},
     "image": {"fit": "contain"},
+    "track": {"path": "line", "direction": "right", "size": "9pt", "font": "sans", "style": "bold"},
+    "table": {"font": "sans", "style": "regular", "size": "9pt", "leading": 1.2, "color": "black"},
 }
+EDGE_TOLERANCE = 0.05  # points
 
 
 @dataclass
@@ -182,7 +186,16 @@ class LayoutSet:
         if w <= 0 or h < 0 or (h == 0 and full.get("shape") != "line"):
             self.report.error("E-LAYOUT", f"frame '{name}' has no area ({w:.1f} x {h:.1f} pt)", at)
             return None
-        if kind == "text":
+        if x < -EDGE_TOLERANCE or y < -EDGE_TOLERANCE or x + w > card_w + EDGE_TOLERANCE \
+                or y + h > card_h + EDGE_TOLERANCE:
+            self.report.error("E-LAYOUT-BOUNDS", f"frame '{name}' ({_mm(x)}, {_mm(y)}, {_mm(w)} x {_mm(h)} mm) "
+                              f"lies outside the {_mm(card_w)} x {_mm(card_h)} mm piece", at,
+                              help="move or shrink the frame; use 'bleed: true' to reach into the bleed")
+            return None
+        if kind == "track" and "labels" not in full and "to" not in full:
+            self.report.error("E-LAYOUT", f"track frame '{name}' needs 'labels' or 'to'", at)
+            return None
+        if kind in ("text", "table"):
             full["size_pt"] = length(full["size"])
             full["min_size_pt"] = length(full.get("min_size", full["size"]))
             if full["min_size_pt"] > full["size_pt"]:

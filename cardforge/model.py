@@ -33,9 +33,14 @@ class Card:
     def pos(self, key: str | None = None) -> Position:
         return self.doc.pos(pointer_join(self.pointer, key) if key else self.pointer)
 
+    def context(self) -> dict[str, Any]:
+        """What this card's templates see, besides `game`, `side` and `copy`."""
+        return {"card": self.data, "deck": {"id": self.deck.id, "name": self.deck.name}}
+
 
 @dataclass
 class Deck:
+    """A deck of cards, or a sheet of tokens: pieces of one size printed in quantities."""
     id: str
     name: str
     front: str
@@ -45,6 +50,31 @@ class Deck:
     fields: dict[str, Any]
     cards: list[Card] = field(default_factory=list)
     pointer: str = ""
+    component: str = "cards"  # "cards" or "tokens"
+    shape: str = "rect"  # rect, round, triangle
+    gap: float = 0.0
+    bleed: float = 0.0
+    mode: str | None = None  # overrides the build's print mode
+
+
+@dataclass
+class Board:
+    """A single large piece (board, mat, reference sheet) drawn from a layout and its data."""
+    id: str
+    name: str
+    layout: str
+    width: float
+    height: float
+    data: dict[str, Any]
+    doc: Document
+    pointer: str
+    component: str = "boards"  # "boards" or "references"
+
+    def pos(self, key: str | None = None) -> Position:
+        return self.doc.pos(pointer_join(self.pointer, key) if key else self.pointer)
+
+    def context(self) -> dict[str, Any]:
+        return {"board": self.data}
 
 
 @dataclass
@@ -55,15 +85,23 @@ class Game:
     data: dict[str, Any]
     doc: Document
     bleed: float
-    decks: list[Deck] = field(default_factory=list)
+    decks: list[Deck] = field(default_factory=list)  # cards and tokens
+    boards: list[Board] = field(default_factory=list)  # boards and reference sheets
     documents: list[Document] = field(default_factory=list)
 
     def cards(self) -> list[Card]:
         return [card for deck in self.decks for card in deck.cards]
 
+    def component(self, name: str) -> list:
+        """The decks ("cards", "tokens") or boards ("boards", "references") of one kind, in order."""
+        pool = self.boards if name in ("boards", "references") else self.decks
+        return [item for item in pool if item.component == name]
+
     def template_data(self) -> dict[str, Any]:
         keys = ("id", "name", "subtitle", "designer", "version", "credits")
-        return {k: self.data.get(k) for k in keys}
+        info = {k: self.data.get(k) for k in keys}
+        info["tables"] = self.data.get("tables", {})
+        return info
 
 
 def safe_path(root: Path, relative: str) -> Path | None:
@@ -103,48 +141,62 @@ def load_game(root: Path, report: Report) -> Game:
                 bleed=length(data.get("bleed", DEFAULT_BLEED)))
     game.documents.append(doc)
     seen_ids: dict[str, Card] = {}
-    for d_index, deck_data in enumerate(data["decks"]):
-        pointer = f"/decks/{d_index}"
-        width, height = size_points(deck_data.get("size", data.get("card_size")))
-        fields = deck_data.get("fields", {})
-        deck = Deck(id=deck_data["id"], name=deck_data.get("name", deck_data["id"]),
-                    front=deck_data["front"], back=deck_data.get("back"),
-                    width=width, height=height, fields=fields, pointer=pointer)
-        game.decks.append(deck)
-        if not check_field_schemas(fields, doc, pointer + "/fields", report):
-            continue
-        card_schema = deck_card_schema(fields, deck_data.get("required", []))
-        files = deck_data["cards"]
-        files = [files] if isinstance(files, str) else files
-        for f_index, rel in enumerate(files):
-            file_pointer = f"{pointer}/cards" + ("" if isinstance(deck_data["cards"], str) else f"/{f_index}")
-            path = safe_path(root, rel)
-            if path is None:
-                report.error("E-PATH", f"card file '{rel}' is outside the game folder", doc.pos(file_pointer),
-                             help="card files must lie inside the game folder")
-                continue
-            if not path.is_file():
-                report.error("E-MISSING-FILE", f"card file '{rel}' does not exist", doc.pos(file_pointer),
-                             help="check the file name, relative to the folder of game.yaml")
-                continue
-            card_doc = load_yaml(path, report)
-            if card_doc is None:
-                continue
-            game.documents.append(card_doc)
-            if not validate(card_doc, card_schema, report):
-                continue
-            for c_index, card_data in enumerate(card_doc.data["cards"]):
-                card = _make_card(deck, card_data, card_doc, f"/cards/{c_index}")
-                other = seen_ids.get(card.id)
-                if other is not None:
-                    first = other.pos()
-                    report.error("E-DUPLICATE-ID", f"card id '{card.id}' is already used",
-                                 card.pos("id"), card=card.id,
-                                 help=f"first used at {first.path.name}:{first.line}; ids must be unique in a game")
-                    continue
-                seen_ids[card.id] = card
-                deck.cards.append(card)
+    for component, key in (("cards", "decks"), ("tokens", "tokens")):
+        for d_index, deck_data in enumerate(data.get(key, [])):
+            _load_deck(game, component, f"/{key}/{d_index}", deck_data, seen_ids, report)
+    for component in ("boards", "references"):
+        for b_index, board in enumerate(data.get(component, [])):
+            width, height = size_points(board["size"])
+            game.boards.append(Board(board["id"], board.get("name", board["id"]), board["layout"], width, height,
+                                     board.get("data", {}), doc, f"/{component}/{b_index}", component))
     return game
+
+
+def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_ids: dict[str, Card],
+               report: Report) -> None:
+    doc, data, root = game.doc, game.data, game.root
+    width, height = size_points(deck_data.get("size", data.get("card_size")))
+    fields = deck_data.get("fields", {})
+    bleed = length(deck_data["bleed"]) if "bleed" in deck_data else game.bleed
+    deck = Deck(id=deck_data["id"], name=deck_data.get("name", deck_data["id"]),
+                front=deck_data["front"], back=deck_data.get("back"),
+                width=width, height=height, fields=fields, pointer=pointer, component=component,
+                shape=deck_data.get("shape", "rect"), gap=length(deck_data.get("gap", 0)), bleed=bleed,
+                mode=deck_data.get("mode"))
+    game.decks.append(deck)
+    if not check_field_schemas(fields, doc, pointer + "/fields", report):
+        return
+    card_schema = deck_card_schema(fields, deck_data.get("required", []))
+    files = deck_data["cards"]
+    files = [files] if isinstance(files, str) else files
+    for f_index, rel in enumerate(files):
+        file_pointer = f"{pointer}/cards" + ("" if isinstance(deck_data["cards"], str) else f"/{f_index}")
+        path = safe_path(root, rel)
+        if path is None:
+            report.error("E-PATH", f"card file '{rel}' is outside the game folder", doc.pos(file_pointer),
+                         help="card files must lie inside the game folder")
+            continue
+        if not path.is_file():
+            report.error("E-MISSING-FILE", f"card file '{rel}' does not exist", doc.pos(file_pointer),
+                         help="check the file name, relative to the folder of game.yaml")
+            continue
+        card_doc = load_yaml(path, report)
+        if card_doc is None:
+            continue
+        game.documents.append(card_doc)
+        if not validate(card_doc, card_schema, report):
+            continue
+        for c_index, card_data in enumerate(card_doc.data["cards"]):
+            card = _make_card(deck, card_data, card_doc, f"/cards/{c_index}")
+            other = seen_ids.get(card.id)
+            if other is not None:
+                first = other.pos()
+                report.error("E-DUPLICATE-ID", f"card id '{card.id}' is already used",
+                             card.pos("id"), card=card.id,
+                             help=f"first used at {first.path.name}:{first.line}; ids must be unique in a game")
+                continue
+            seen_ids[card.id] = card
+            deck.cards.append(card)
 
 
 def _make_card(deck: Deck, card_data: dict, doc: Document, pointer: str) -> Card:

@@ -18,14 +18,18 @@ from .diagnostics import Report, display_path
 from .fonts import FontBook
 from .icons import IconLibrary, IconPainter
 from .layout import Frame, Layout
-from .model import Card, Game, safe_path
-from .templates import TemplateFailure, truthy
+from .impose import shape_path, track_cells
+from .model import Board, Card, Game, safe_path
+from .templates import Expression, Template, TemplateFailure, truthy
 from .units import length as _length, mm
 
 BASIC_COLORS = {"black": "#000000", "white": "#ffffff", "red": "#b3261e", "blue": "#1f4e8c",
                 "green": "#2e7d32", "yellow": "#f2c230", "grey": "#808080", "gray": "#808080",
                 "none": "none"}
 EDGE = 0.01  # points: a frame edge this close to the trim edge "touches" it
+
+
+Piece = Card | Board
 
 
 class RenderError(Exception):
@@ -46,29 +50,34 @@ class CardRenderer:
         self._game_data = game.template_data()
         self._reported: set[tuple] = set()  # copies of a card share their problems: report once
 
-    def context(self, card: Card, side: str, copy: int) -> dict[str, Any]:
-        return {"card": card.data, "game": self._game_data, "side": side, "copy": copy,
-                "deck": {"id": card.deck.id, "name": card.deck.name}}
+    def context(self, piece: Piece, side: str, copy: int) -> dict[str, Any]:
+        ctx = piece.context()
+        ctx.update(game=self._game_data, tables=self._game_data["tables"], side=side, copy=copy)
+        return ctx
 
-    def draw(self, layout: Layout, card: Card, side: str, copy: int, x: float, y: float,
-             bleed: float) -> list[dict[str, Any]]:
-        """Draw `layout` for `card` with the trim box's lower-left at (x, y). Returns frame records."""
+    def draw(self, layout: Layout, piece: Piece, side: str, copy: int, x: float, y: float,
+             bleed: float, shape: str = "rect") -> list[dict[str, Any]]:
+        """Draw `layout` for a card or board with the trim box's lower-left at (x, y).
+
+        The drawing is clipped to the piece's shape grown by the bleed. Returns frame records.
+        """
         c = self.canvas
-        ctx = self.context(card, side, copy)
+        ctx = self.context(piece, side, copy)
         records = []
         c.saveState()
         clip = c.beginPath()
-        clip.rect(x - bleed, y - bleed, layout.width + 2 * bleed, layout.height + 2 * bleed)
+        shape_path(clip, shape, x, y, layout.width, layout.height, bleed)
         c.clipPath(clip, stroke=0, fill=0)
+        what = "board" if isinstance(piece, Board) else "card"
         for frame in layout.frames:
             try:
-                record = self._frame(frame, layout, card, ctx, x, y, bleed)
+                record = self._frame(frame, layout, piece, ctx, x, y, bleed)
             except RenderError as exc:
-                if (card.id, side, frame.name) in self._reported:
+                if (piece.id, side, frame.name) in self._reported:
                     continue
-                self._reported.add((card.id, side, frame.name))
-                self.report.error(exc.code, f"card '{card.id}' ({side}), frame '{frame.name}' of layout "
-                                  f"'{layout.name}': {exc.message}", card.pos(), help=exc.help, card=card.id)
+                self._reported.add((piece.id, side, frame.name))
+                self.report.error(exc.code, f"{what} '{piece.id}' ({side}), frame '{frame.name}' of layout "
+                                  f"'{layout.name}': {exc.message}", piece.pos(), help=exc.help, card=piece.id)
                 continue
             if record is not None:
                 records.append(record)
@@ -163,43 +172,227 @@ class CardRenderer:
             c.line(x, y + h, x + w, y)
         c.restoreState()
 
-    def _draw_text(self, frame, layout, card, ctx, x, y, w, h, record):
+    def _rich(self, markup: str, font: str, style: str, uppercase: bool = False) -> richtext.RichText:
+        """Parsed rich text (cached); a character the font lacks is an error, never an empty box."""
+        family = self.fonts.family(font)
+        if family is None:
+            raise RenderError("E-FONT", f"unknown font '{font}'",
+                              help=f"known fonts: {', '.join(sorted(self.fonts.families))}")
+        key = (markup, font, style, uppercase)
+        rich = self._rich_cache.get(key)
+        if rich is None:
+            rich = richtext.parse(markup, family, style, self.icons.__contains__, uppercase=uppercase,
+                                  missing_chars=self.fonts.missing_chars)
+            self._rich_cache[key] = rich
+        if rich.missing:
+            shown = "; ".join(f"font '{f}' has no glyph for " + ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in chars)
+                              for f, chars in rich.missing.items())
+            raise RenderError("E-GLYPH", shown,
+                              help="replace the character, or choose a font that has it (e.g. 'symbols')")
+        return rich
+
+    def _fit(self, rich, markup_key, w, h, size, min_size, leading):
+        key = (markup_key, round(w, 3), round(h, 3), size, min_size, leading)
+        fitted = self._fit_cache.get(key)
+        if fitted is None:
+            fitted = self._fit_cache[key] = richtext.fit(rich, w, h, size, min_size, leading)
+        return fitted
+
+    def _draw_text(self, frame, layout, piece, ctx, x, y, w, h, record):
         props = frame.props
         markup = str(self._value(frame, "text", ctx))
-        family = self.fonts.family(props["font"])
-        if family is None:
-            raise RenderError("E-FONT", f"unknown font '{props['font']}'",
-                              help=f"known fonts: {', '.join(sorted(self.fonts.families))}")
-        rich_key = (markup, props["font"], props["style"], bool(props.get("uppercase")))
-        rich = self._rich_cache.get(rich_key)
-        if rich is None:
-            rich = richtext.parse(markup, family, props["style"], self.icons.__contains__,
-                                  uppercase=bool(props.get("uppercase")), missing_chars=self.fonts.missing_chars)
-            self._rich_cache[rich_key] = rich
-        if rich.missing:
-            if (card.id, frame.name, "glyph") in self._reported:
-                return
-            self._reported.add((card.id, frame.name, "glyph"))
-            for font, chars in rich.missing.items():
-                shown = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in chars)
-                self.report.error("E-GLYPH", f"card '{card.id}', frame '{frame.name}': font '{font}' has no "
-                                  f"glyph for {shown}", card.pos(), card=card.id,
-                                  help="replace the character, or choose a font that has it (e.g. 'symbols')")
-            return
-        fit_key = (rich_key, round(w, 3), round(h, 3), props["size_pt"], props["min_size_pt"], props["leading"])
-        fitted = self._fit_cache.get(fit_key)
-        if fitted is None:
-            fitted = richtext.fit(rich, w, h, props["size_pt"], props["min_size_pt"], props["leading"])
-            self._fit_cache[fit_key] = fitted
+        uppercase = bool(props.get("uppercase"))
+        rich = self._rich(markup, props["font"], props["style"], uppercase)
+        fitted = self._fit(rich, (markup, props["font"], props["style"], uppercase), w, h,
+                           props["size_pt"], props["min_size_pt"], props["leading"])
         if isinstance(fitted, richtext.Overflow):
             raise RenderError("E-TEXT-OVERFLOW", fitted.message,
                               help="shorten the text, or give the frame more room or a smaller min_size")
-        color = self.color(self._value(frame, "color", ctx), layout)
+        color_value = self._value(frame, "color", ctx)
         lines = richtext.draw(self.canvas, fitted, rich, x, y + h, w, h, props["align"], props["valign"],
-                              color, self.painter, self._color_hex(self._value(frame, "color", ctx), layout))
+                              self.color(color_value, layout), self.painter, self._color_hex(color_value, layout))
         record.update(text=rich.plain, lines=lines, size=fitted.size)
         if rich.icons:
             record["icons"] = dict(rich.icons)
+
+    def _label(self, markup: str, props: dict, layout: Layout, x, y, w, h, size, min_size, align="center",
+               valign="middle", style=None) -> list[str]:
+        """Fitted text in a box, for track spaces and table cells; returns the printed lines."""
+        style = style or props.get("style", "regular")
+        rich = self._rich(markup, props.get("font", "sans"), style)
+        fitted = self._fit(rich, (markup, props.get("font", "sans"), style, False), w, h, size, min_size,
+                           props.get("leading", 1.15))
+        if isinstance(fitted, richtext.Overflow):
+            raise RenderError("E-TEXT-OVERFLOW", f"'{markup}': {fitted.message}",
+                              help="give the frame more room or a smaller min_size")
+        color = props.get("color", "black")
+        return richtext.draw(self.canvas, fitted, rich, x, y + h, w, h, align, valign, self.color(color, layout),
+                             self.painter, self._color_hex(color, layout))
+
+    def _draw_track(self, frame, layout, piece, ctx, x, y, w, h, record):
+        """Numbered spaces in a line or clockwise round the frame's edge (victory point tracks)."""
+        props = frame.props
+        labels = self._track_labels(frame, ctx)
+        n = len(labels)
+        if n == 0:
+            return
+        min_space = _length(props.get("min_space", "5mm"))
+        cells = track_cells(props.get("path", "line"), props.get("direction", "right"), n, x, y, w, h, min_space)
+        if isinstance(cells, str):
+            raise RenderError("E-TRACK-ROOM", cells, help="make the frame larger, or the track shorter")
+        c = self.canvas
+        fill = self.color(self._value(frame, "fill", ctx) or "none", layout)
+        stroke = self.color(self._value(frame, "stroke", ctx) or "black", layout)
+        c.saveState()
+        c.setLineWidth(_length(props.get("stroke_width", "0.6pt")))
+        if stroke is not None:
+            c.setStrokeColor(stroke)
+        if fill is not None:
+            c.setFillColor(fill)
+        for bx, by, bw, bh in cells:
+            c.rect(bx, by, bw, bh, stroke=int(stroke is not None), fill=int(fill is not None))
+        c.restoreState()
+        size = _length(props.get("size", "9pt"))
+        for label, (bx, by, bw, bh) in zip(labels, cells):
+            pad = min(bw, bh) * 0.08
+            self._label(label, props, layout, bx + pad, by + pad, bw - 2 * pad, bh - 2 * pad,
+                        min(size, bh * 0.6), min(4.0, size), style=props.get("style", "bold"))
+        record.update(spaces=n, labels=labels,
+                      cells=[[round(mm(v), 2) for v in cell] for cell in cells])
+
+    def _track_labels(self, frame, ctx) -> list[str]:
+        props = frame.props
+        if "labels" in props:
+            labels = props["labels"]
+            if isinstance(labels, str):
+                try:
+                    labels = Expression(labels).evaluate(ctx)
+                except TemplateFailure as exc:
+                    raise RenderError("E-TEMPLATE", f"'labels': {exc.message}") from None
+            if not isinstance(labels, (list, tuple)):
+                raise RenderError("E-TEMPLATE", "'labels' must give a list")
+            return [str(label) for label in labels]
+        start, stop = int(props.get("from", 1)), int(props.get("to", 0))
+        if stop - start > 500:
+            raise RenderError("E-TRACK-ROOM", f"a track of {stop - start + 1} spaces is too long")
+        return [str(i) for i in range(start, stop + 1)]
+
+    def _draw_table(self, frame, layout, piece, ctx, x, y, w, h, record):
+        """A table built from data: header, columns sized to their content, wrapped cells, zebra rows."""
+        props = frame.props
+        try:
+            rows = Expression(props["rows"]).evaluate(ctx)
+        except TemplateFailure as exc:
+            raise RenderError("E-TEMPLATE", f"'rows': {exc.message}") from None
+        if not isinstance(rows, (list, tuple)):
+            raise RenderError("E-TEMPLATE", f"'rows' must give a list of rows, got {type(rows).__name__}")
+        columns = props["columns"]
+        templates = [Template(col["value"]) for col in columns]
+        cells = []
+        for row in rows:
+            row_ctx = dict(ctx, row=row)
+            try:
+                cells.append([str(t.render(row_ctx)) for t in templates])
+            except TemplateFailure as exc:
+                raise RenderError("E-TEMPLATE", f"table cell: {exc.message}") from None
+        headers = [col["header"] for col in columns]
+        pad = _length(props.get("padding", "1.5mm"))
+        size, min_size = props["size_pt"], props["min_size_pt"]
+        font = props.get("font", "sans")
+        plan = None
+        s = size
+        while s >= min_size - 1e-9:
+            plan = self._table_plan(headers, cells, font, s, w, pad, props.get("leading", 1.2))
+            if isinstance(plan, str):
+                raise RenderError("E-TABLE-WIDTH", plan, help="give the table more width, or fewer/shorter columns")
+            if sum(plan[1]) <= h + 0.01:
+                break
+            plan, s = None, s - 0.5
+        if plan is None:
+            raise RenderError("E-TABLE-HEIGHT", f"{len(rows)} rows do not fit in {mm(h):.1f} mm even at "
+                              f"{min_size:g} pt", help="give the table more height, or split it")
+        widths, heights = plan
+        c = self.canvas
+        header_fill = self.color(props.get("header_fill", "#dddddd"), layout)
+        zebra = self.color(props.get("zebra", "#f0f0f0"), layout)
+        stroke = self.color(props.get("stroke", "#777777"), layout)
+        top = y + h
+        c.saveState()
+        c.setLineWidth(0.4)
+        if stroke is not None:
+            c.setStrokeColor(stroke)
+        for r, row_h in enumerate(heights):
+            fill = header_fill if r == 0 else (zebra if r % 2 == 0 else None)
+            if fill is not None:
+                c.setFillColor(fill)
+                c.rect(x, top - row_h, sum(widths), row_h, stroke=0, fill=1)
+            top -= row_h
+        c.restoreState()
+        top = y + h
+        printed = []
+        for r, row_h in enumerate(heights):
+            texts = headers if r == 0 else cells[r - 1]
+            left = x
+            for col, (text, col_w) in enumerate(zip(texts, widths)):
+                align = columns[col].get("align", "left")
+                self._label(text, props, layout, left + pad, top - row_h + pad, col_w - 2 * pad, row_h - 2 * pad,
+                            s, s, align=align, valign="middle", style="bold" if r == 0 else props.get("style", "regular"))
+                left += col_w
+            printed.append(texts)
+            top -= row_h
+        # Grid lines: the outline and one line under each row.
+        c.saveState()
+        c.setLineWidth(0.4)
+        if stroke is not None:
+            c.setStrokeColor(stroke)
+            total_h = sum(heights)
+            c.rect(x, y + h - total_h, sum(widths), total_h, stroke=1, fill=0)
+            line_y = y + h
+            for row_h in heights[:-1]:
+                line_y -= row_h
+                c.line(x, line_y, x + sum(widths), line_y)
+            left = x
+            for col_w in widths[:-1]:
+                left += col_w
+                c.line(left, y + h, left, y + h - total_h)
+        c.restoreState()
+        record.update(header=headers, rows=cells, size=s,
+                      columns=[round(mm(v), 2) for v in widths])
+
+    def _table_plan(self, headers, cells, font, size, width, pad, leading):
+        """Column widths (natural widths, shrunk towards longest-word widths to fit) and row heights."""
+        n = len(headers)
+        natural, minimum = [0.0] * n, [0.0] * n
+        parsed = []
+        for r, texts in enumerate([headers] + cells):
+            style = "bold" if r == 0 else "regular"
+            row = []
+            for col, text in enumerate(texts):
+                rich = self._rich(text, font, style)
+                line_widths = [sum(wd.width1 for wd in hard) + rich.space1 * max(0, len(hard) - 1)
+                               for para in rich.paragraphs for hard in para]
+                longest_word = max((wd.width1 for para in rich.paragraphs for hard in para for wd in hard), default=0)
+                natural[col] = max(natural[col], max(line_widths, default=0) * size + 2 * pad)
+                minimum[col] = max(minimum[col], longest_word * size + 2 * pad)
+                row.append(rich)
+            parsed.append(row)
+        if sum(minimum) > width + 0.01:
+            return (f"the table needs at least {mm(sum(minimum)):.1f} mm for its {n} columns at {size:g} pt "
+                    f"but the frame is {mm(width):.1f} mm wide")
+        if sum(natural) <= width:
+            widths = [nat * width / sum(natural) for nat in natural]
+        else:
+            spare = width - sum(minimum)
+            stretch = sum(natural) - sum(minimum)
+            widths = [mn + (nat - mn) * spare / stretch for nat, mn in zip(natural, minimum)]
+        heights = []
+        for row in parsed:
+            row_h = 0.0
+            for rich, col_w in zip(row, widths):
+                fitted = richtext.fit(rich, col_w - 2 * pad + 0.01, 1e6, size, size, leading)
+                row_h = max(row_h, fitted.height)
+            heights.append(row_h + 2 * pad)
+        return widths, heights
 
     def _icon_name(self, frame, ctx, key: str) -> str:
         name = str(self._value(frame, key, ctx)).strip()

@@ -55,6 +55,29 @@ class Template:
             raise TemplateFailure(f"template error: {exc}") from None
 
 
+class Expression:
+    """A sandboxed Jinja2 expression giving a value (a list of table rows, a number)."""
+
+    __slots__ = ("source", "_compiled")
+
+    def __init__(self, source: str):
+        self.source = source
+        try:
+            self._compiled = _env.compile_expression(source, undefined_to_none=False)
+        except TemplateSyntaxError as exc:
+            raise TemplateFailure(f"expression syntax error: {exc.message}", exc.lineno) from None
+
+    def evaluate(self, context: dict[str, Any]) -> Any:
+        try:
+            return self._compiled(**context)
+        except SecurityError as exc:
+            raise TemplateFailure(f"expression not allowed: {exc}") from None
+        except TemplateError as exc:
+            raise TemplateFailure(f"expression error: {exc.message or exc}") from None
+        except (TypeError, ValueError, ArithmeticError, LookupError) as exc:
+            raise TemplateFailure(f"expression error: {exc}") from None
+
+
 def truthy(text: str) -> bool:
     """A rendered `when:` condition: empty, false, no, 0 and none are false."""
     return text.strip().lower() not in ("", "false", "no", "0", "none")
