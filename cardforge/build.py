@@ -171,10 +171,10 @@ class Writer:
 def _furniture(canvas, page: Page, number: int, game_name: str) -> list[float] | None:
     """Footer on every page: what it is, the page number, and a 50 mm bar to check the print scale."""
     canvas.saveState()
-    canvas.setFont("sans-regular", 6.5)
+    canvas.setFont("sans-regular", 6)
     canvas.setFillColorRGB(0.35, 0.35, 0.35)
-    canvas.drawCentredString(page.width / 2, 2.6 * MM,
-                             f"{game_name} · {page.label} · page {number} · print at 100% / actual size")
+    canvas.drawRightString(page.width - 8 * MM, 2.6 * MM,
+                           f"{game_name} · {page.label} · page {number} · print at 100% / actual size")
     bar = None
     if page.scale_bar:
         x0, y0 = 8 * MM, 3.2 * MM
