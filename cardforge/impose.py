@@ -303,11 +303,12 @@ def draw_alignment_mark(canvas, x: float, y: float) -> None:
     """A registration target: circle and cross, drawn identically on both tiles of an overlap."""
     c = canvas
     c.saveState()
-    c.setLineWidth(0.4)
-    c.setStrokeColorRGB(0, 0, 0)
-    c.circle(x, y, 1.5 * MM, stroke=1, fill=0)
-    c.line(x - 3 * MM, y, x + 3 * MM, y)
-    c.line(x, y - 3 * MM, x, y + 3 * MM)
+    for width, gray in ((1.4, 1.0), (0.4, 0.0)):  # a white halo keeps the mark visible on dark art
+        c.setLineWidth(width)
+        c.setStrokeGray(gray)
+        c.circle(x, y, 1.5 * MM, stroke=1, fill=0)
+        c.line(x - 3 * MM, y, x + 3 * MM, y)
+        c.line(x, y - 3 * MM, x, y + 3 * MM)
     c.restoreState()
 
 

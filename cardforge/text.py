@@ -216,6 +216,16 @@ def _overflow_message(rich: RichText, width: float, height: float, size: float, 
             f"({lost} line{'s' if lost != 1 else ''}) did not fit")
 
 
+def rich_font(rich: RichText) -> str:
+    for paragraph in rich.paragraphs:
+        for hard_line in paragraph:
+            for word in hard_line:
+                for frag in word.frags:
+                    if frag.font:
+                        return frag.font
+    return "sans-regular"
+
+
 def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: float, height: float,
          align: str, valign: str, color, icon_painter, icon_color: str) -> list[str]:
     """Draw fitted text with its box's top-left at (x, top); returns the lines as plain text."""
@@ -239,6 +249,11 @@ def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: fl
             words_plain = []
             for w_index, word in enumerate(line.words):
                 if w_index:
+                    # A real space character, so that copying and text extraction see words.
+                    if current_font is None:
+                        current_font = word.frags[0].font or rich_font(rich)
+                        text.setFont(current_font, size)
+                    text.textOut(" ")
                     cursor += rich.space1 * size
                 pieces = []
                 for frag in word.frags:
