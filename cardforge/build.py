@@ -126,6 +126,8 @@ class Writer:
                  total_faces: int):
         self.prep, self.report, self.progress, self.total = prep, report, progress, total_faces
         game = prep.game
+        for family in ("sans", "display"):  # the canvas's initial font, page furniture and cover
+            prep.fonts.family(family)
         self.canvas = Canvas(str(target), invariant=1, pageCompression=1,
                              initialFontName="sans-regular", initialFontSize=9)
         self.canvas.setTitle(title)

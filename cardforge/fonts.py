@@ -37,27 +37,38 @@ class FontError(Exception):
 
 
 class FontBook:
-    """The font families available to one game."""
+    """The font families available to one game; each is registered on first use."""
 
     def __init__(self):
+        self.files: dict[str, tuple[dict[str, Path], str]] = {}  # family -> (style -> file, name prefix)
         self.families: dict[str, Family] = {}
         self._glyphs: dict[str, frozenset[int]] = {}
 
     def add_family(self, name: str, files: dict[str, Path], prefix: str = "") -> None:
-        faces = {}
-        for style, path in files.items():
-            font_name = f"{prefix}{name}-{style}"
-            if font_name not in pdfmetrics.getRegisteredFontNames():
-                try:
-                    pdfmetrics.registerFont(TTFont(font_name, str(path)))
-                except (TTFError, OSError) as exc:
-                    raise FontError(f"cannot use font file {path.name}: {exc}") from None
-            faces[style] = font_name
-            self._glyphs[font_name] = frozenset(pdfmetrics.getFont(font_name).face.charToGlyph)
-        self.families[name] = Family(name, faces)
+        self.files[name] = (dict(files), prefix)
+        self.families.pop(name, None)
+
+    def names(self) -> list[str]:
+        return sorted(self.files)
 
     def family(self, name: str) -> Family | None:
-        return self.families.get(name)
+        if name not in self.families:
+            if name not in self.files:
+                return None
+            files, prefix = self.files[name]
+            faces = {}
+            for style, path in files.items():
+                font_name = f"{prefix}{name}-{style}"
+                if font_name not in pdfmetrics.getRegisteredFontNames():
+                    try:
+                        pdfmetrics.registerFont(TTFont(font_name, str(path)))
+                    except (TTFError, OSError) as exc:
+                        raise FontError(f"cannot use font file {Path(path).name}: {exc}") from None
+                faces[style] = font_name
+                if font_name not in self._glyphs:
+                    self._glyphs[font_name] = frozenset(pdfmetrics.getFont(font_name).face.charToGlyph)
+            self.families[name] = Family(name, faces)
+        return self.families[name]
 
     def missing_chars(self, font_name: str, text: str) -> list[str]:
         glyphs = self._glyphs[font_name]
@@ -87,8 +98,8 @@ def fonts_for_game(game_id: str, extra: dict[str, dict[str, Path]]) -> FontBook:
     if not extra:
         return base
     book = FontBook()
-    book.families.update(base.families)
-    book._glyphs.update(base._glyphs)
+    book.files.update(base.files)
     for family, files in extra.items():
         book.add_family(family, files, prefix=f"{game_id}-")
+        book.family(family)  # register now, so a broken font file is reported before drawing
     return book

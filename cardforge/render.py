@@ -27,6 +27,7 @@ BASIC_COLORS = {"black": "#000000", "white": "#ffffff", "red": "#b3261e", "blue"
                 "green": "#2e7d32", "yellow": "#f2c230", "grey": "#808080", "gray": "#808080",
                 "none": "none"}
 EDGE = 0.01  # points: a frame edge this close to the trim edge "touches" it
+CACHE_LIMIT = 2000  # parsed texts kept per PDF
 
 
 Piece = Card | Board
@@ -177,10 +178,13 @@ class CardRenderer:
         family = self.fonts.family(font)
         if family is None:
             raise RenderError("E-FONT", f"unknown font '{font}'",
-                              help=f"known fonts: {', '.join(sorted(self.fonts.families))}")
+                              help=f"known fonts: {', '.join(self.fonts.names())}")
         key = (markup, font, style, uppercase)
         rich = self._rich_cache.get(key)
         if rich is None:
+            if len(self._rich_cache) > CACHE_LIMIT:  # repeated texts hit; a long run of unique ones must not hoard memory
+                self._rich_cache.clear()
+                self._fit_cache.clear()
             rich = richtext.parse(markup, family, style, self.icons.__contains__, uppercase=uppercase,
                                   missing_chars=self.fonts.missing_chars)
             self._rich_cache[key] = rich

@@ -20,6 +20,16 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from .fonts import Family
 from .units import mm
 
+_SPACES: dict[str, float] = {}
+
+
+def _space(font: str) -> float:
+    width = _SPACES.get(font)
+    if width is None:
+        width = _SPACES[font] = stringWidth(" ", font, 1)
+    return width
+
+
 TOKEN_RE = re.compile(r"\\[*:\\_]|\*\*|\*|:[a-z][a-z0-9-]*:|\n|[ \t]+|[^*:\\\n \t]+|.", re.S)
 ICON_WIDTH = 1.0  # inline icons are one em wide and high
 PARAGRAPH_GAP = 0.45  # extra space between paragraphs, in ems
@@ -27,7 +37,7 @@ BASELINE = 0.8  # baseline below the top of the em box, in ems
 STEP = 0.25  # size step when shrinking, in points
 
 
-@dataclass
+@dataclass(slots=True)
 class Frag:
     kind: str  # "text" or "icon"
     value: str  # the text, or the icon name
@@ -35,16 +45,17 @@ class Frag:
     width1: float  # width at 1 pt
 
 
-@dataclass
+@dataclass(slots=True)
 class Word:
     frags: list[Frag]
     width1: float
+    space1: float  # the space after this word, in the font of its last text, so runs draw exactly
 
 
 @dataclass
 class RichText:
     paragraphs: list[list[list[Word]]]  # paragraph -> hard line -> words
-    space1: float  # width of a space at 1 pt
+    space1: float  # width of a space in the regular face at 1 pt (for estimates)
     plain: str  # the text without markup, icons as :name:
     icons: dict[str, int]
     missing: dict[str, list[str]] = field(default_factory=dict)  # font -> characters it lacks
@@ -67,7 +78,8 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
 
     def end_word():
         if current:
-            paragraphs[-1][-1].append(Word(list(current), sum(f.width1 for f in current)))
+            last_font = next((f.font for f in reversed(current) if f.kind == "text"), family.face("regular"))
+            paragraphs[-1][-1].append(Word(list(current), sum(f.width1 for f in current), _space(last_font)))
             current.clear()
 
     def add_text(text: str):
@@ -117,11 +129,10 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
         else:
             add_text(token)
     end_word()
-    space1 = stringWidth(" ", family.face("regular"), 1)
-    return RichText(paragraphs, space1, "".join(plain).strip(), icons, missing)
+    return RichText(paragraphs, _space(family.face("regular")), "".join(plain).strip(), icons, missing)
 
 
-@dataclass
+@dataclass(slots=True)
 class Line:
     words: list[Word]
     width1: float  # at 1 pt, spaces included
@@ -156,7 +167,7 @@ def _break(rich: RichText, size: float, width: float) -> tuple[list[list[Line]],
             for word in hard_line:
                 if word.width1 > max1 + 1e-9:
                     return out, word
-                extra = word.width1 + (rich.space1 if line else 0.0)
+                extra = word.width1 + (line[-1].space1 if line else 0.0)
                 if line and used + extra > max1 + 1e-9:
                     lines.append(Line(line, used))
                     line, used = [word], word.width1
@@ -216,16 +227,6 @@ def _overflow_message(rich: RichText, width: float, height: float, size: float, 
             f"({lost} line{'s' if lost != 1 else ''}) did not fit")
 
 
-def rich_font(rich: RichText) -> str:
-    for paragraph in rich.paragraphs:
-        for hard_line in paragraph:
-            for word in hard_line:
-                for frag in word.frags:
-                    if frag.font:
-                        return frag.font
-    return "sans-regular"
-
-
 def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: float, height: float,
          align: str, valign: str, color, icon_painter, icon_color: str) -> list[str]:
     """Draw fitted text with its box's top-left at (x, top); returns the lines as plain text."""
@@ -238,37 +239,52 @@ def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: fl
     baseline = top - (fitted.leading - size) / 2 - BASELINE * size
     text = canvas.beginText()
     text.setFillColor(color)
-    current_font = None
+    state = {"font": None}
     icons: list[tuple[str, float, float]] = []
+
+    def flush(run: list[str], font: str | None, x0: float, y0: float) -> None:
+        # One positioned string per run of same-font text, spaces included: compact, and
+        # copy-paste and text extraction see real words.
+        if not run:
+            return
+        if font != state["font"]:
+            text.setFont(font, size)
+            state["font"] = font
+        text.setTextOrigin(x0, y0)
+        text.textOut("".join(run))
+
     for p_index, paragraph in enumerate(fitted.paragraphs):
         if p_index:
             baseline -= PARAGRAPH_GAP * size
         for line in paragraph:
             line_width = line.width1 * size
             cursor = x + (width - line_width if align == "right" else (width - line_width) / 2 if align == "center" else 0)
+            run: list[str] = []
+            run_font, run_x = None, cursor
             words_plain = []
             for w_index, word in enumerate(line.words):
                 if w_index:
-                    # A real space character, so that copying and text extraction see words.
-                    if current_font is None:
-                        current_font = word.frags[0].font or rich_font(rich)
-                        text.setFont(current_font, size)
-                    text.textOut(" ")
-                    cursor += rich.space1 * size
+                    previous = line.words[w_index - 1]
+                    if run:
+                        run.append(" ")  # drawn in the run's font: the width the layout used
+                    cursor += previous.space1 * size
                 pieces = []
                 for frag in word.frags:
                     if frag.kind == "icon":
+                        flush(run, run_font, run_x, baseline)
+                        run, run_font = [], None
                         icons.append((frag.value, cursor, baseline))
                         pieces.append(f":{frag.value}:")
                     else:
-                        if frag.font != current_font:
-                            text.setFont(frag.font, size)
-                            current_font = frag.font
-                        text.setTextOrigin(cursor, baseline)
-                        text.textOut(frag.value)
+                        if frag.font != run_font or not run:
+                            # A trailing space stays with the run whose font measured it.
+                            flush(run, run_font, run_x, baseline)
+                            run, run_font, run_x = [], frag.font, cursor
+                        run.append(frag.value)
                         pieces.append(frag.value)
                     cursor += frag.width1 * size
                 words_plain.append("".join(pieces))
+            flush(run, run_font, run_x, baseline)
             printed.append(" ".join(words_plain))
             baseline -= fitted.leading
     canvas.drawText(text)

@@ -1,0 +1,325 @@
+"""The rules language: sandboxed Jinja2 expressions over card data, with a few helpers.
+
+A rules file states conditions such as
+
+    count(where(groups.crew, 'position', card.position)) == 1
+
+Expressions are compiled once by Jinja2's ImmutableSandboxedEnvironment (no access to
+Python internals, no mutation) and see only plain data: card views (dicts), lists, numbers
+and text.  Helpers, all pure functions over that data:
+
+    count(items, key=None, value=<any>, op='==')   how many items (whose `key` matches)
+    sum(items, key=None)                           the sum of the items (or of their `key`)
+    where(items, key=None, value=<any>, op='==')   the items whose `key` matches
+    any(items, key=None, value=<any>, op='==')     true if one item matches
+    all(items, key=None, value=<any>, op='==')     true if every item matches
+    values(items, path)                            every value at a dotted path, flattened
+    marked(text)                                   the **bold** terms of a text: [{term, after}]
+    icons(text, prefix='')                         the :icon: names in a text
+    group(name)                                    the cards of a named group
+
+`key` is a dotted path ('sight.clock'); without `value` an item matches when the key is
+truthy.  `op` is one of == != < <= > >= in, 'not in', contains, 'not contains'.
+
+Before anything runs, `analyse` walks an expression's syntax tree and returns the names,
+card fields and group names it uses, so that a rule naming a field no card has is reported
+at its line and column in the rules file rather than failing (or passing) silently.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from jinja2 import StrictUndefined, TemplateSyntaxError, nodes
+from jinja2.exceptions import SecurityError, TemplateError
+from jinja2.parser import Parser
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+MAX_RANGE = 10_000
+
+_env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+_env.globals.clear()  # no lipsum, cycler, dict, namespace, joiner: only what is listed here
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<any>"
+
+
+ANY = _Missing()
+
+
+def get_path(item: Any, path: str | None) -> Any:
+    """The value at a dotted path; through a list it gives the list of values (flattened)."""
+    if path is None or path == "":
+        return item
+    value = item
+    for part in str(path).split("."):
+        if isinstance(value, list):
+            out = []
+            for element in value:
+                got = get_path(element, part)
+                if isinstance(got, list):
+                    out.extend(got)
+                elif got is not None:
+                    out.append(got)
+            value = out
+        elif isinstance(value, dict):
+            value = value.get(part)
+        else:
+            return None
+    return value
+
+
+def _compare(left: Any, op: str, right: Any) -> bool:
+    try:
+        if op == "==":
+            return left == right
+        if op == "!=":
+            return left != right
+        if op == "<":
+            return left < right
+        if op == "<=":
+            return left <= right
+        if op == ">":
+            return left > right
+        if op == ">=":
+            return left >= right
+        if op == "in":
+            return left in right
+        if op == "not in":
+            return left not in right
+        if op == "contains":
+            return right in left
+        if op == "not contains":
+            return right not in left
+    except TypeError:
+        return False
+    raise ValueError(f"unknown comparison '{op}' (use == != < <= > >= in, not in, contains, not contains)")
+
+
+def _items(items: Any) -> list:
+    if items is None:
+        return []
+    if isinstance(items, dict):
+        return [items]
+    if isinstance(items, (list, tuple)):
+        return list(items)
+    if isinstance(items, (str, bytes)):
+        raise TypeError("expected a list of items, got text")
+    try:
+        return list(items)
+    except TypeError:
+        raise TypeError(f"expected a list of items, got {type(items).__name__}") from None
+
+
+def _matches(item: Any, key: str | None, value: Any, op: str) -> bool:
+    got = get_path(item, key)
+    if value is ANY:
+        return bool(got)
+    return _compare(got, op, value)
+
+
+def h_where(items, key=None, value=ANY, op="=="):
+    return [item for item in _items(items) if _matches(item, key, value, op)]
+
+
+def h_count(items, key=None, value=ANY, op="=="):
+    if key is None and value is ANY:
+        return len(_items(items))
+    return len(h_where(items, key, value, op))
+
+
+def h_sum(items, key=None):
+    total = 0
+    for item in _items(items):
+        got = get_path(item, key) if key is not None else item
+        for number in (got if isinstance(got, list) else [got]):
+            if number is None:
+                continue
+            if isinstance(number, bool) or not isinstance(number, (int, float)):
+                raise TypeError(f"sum: {number!r} is not a number")
+            total += number
+    return total
+
+
+def h_any(items, key=None, value=ANY, op="=="):
+    return any(_matches(item, key, value, op) for item in _items(items))
+
+
+def h_all(items, key=None, value=ANY, op="=="):
+    return all(_matches(item, key, value, op) for item in _items(items))
+
+
+def h_values(items, path):
+    out = []
+    for item in _items(items):
+        got = get_path(item, path)
+        if isinstance(got, list):
+            out.extend(got)
+        elif got is not None:
+            out.append(got)
+    return out
+
+
+MARK_RE = re.compile(r"(?<!\\)\*\*(.+?)(?<!\\)\*\*([\s\S]{0,40})")
+WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+
+
+def marked_terms(text: Any) -> list[dict[str, str]]:
+    """Bold terms of rich text, each with the word right after it (lower case)."""
+    if not isinstance(text, str) or "**" not in text:
+        return []
+    out = []
+    for match in MARK_RE.finditer(text):
+        term = match.group(1).strip()
+        if not term or term.startswith("*"):
+            continue
+        tail = match.group(2)
+        word = WORD_RE.match(tail.lstrip())
+        after = word.group(0).lower() if word and not tail[:1].isalnum() else ""
+        out.append({"term": term, "after": after})
+    return out
+
+
+ICON_RE = re.compile(r"(?<!\\):([a-z][a-z0-9-]*):")
+
+
+def icon_names(text: Any, prefix: str = "") -> list[str]:
+    if not isinstance(text, str):
+        return []
+    return [name for name in ICON_RE.findall(text) if name.startswith(prefix)]
+
+
+def _range(*args):
+    r = range(*args)
+    if len(r) > MAX_RANGE:
+        raise ValueError(f"range of more than {MAX_RANGE} values")
+    return r
+
+
+HELPERS: dict[str, Callable] = {
+    "count": h_count, "sum": h_sum, "where": h_where, "any": h_any, "all": h_all,
+    "values": h_values, "marked": marked_terms, "icons": icon_names, "range": _range,
+}
+# Helpers whose second argument is a key into the items of their first argument.
+KEYED = ("count", "sum", "where", "any", "all", "values")
+
+
+class ExpressionError(Exception):
+    """An expression that does not compile, or fails when evaluated."""
+
+    def __init__(self, message: str, column: int | None = None):
+        super().__init__(message)
+        self.message, self.column = message, column
+
+
+@dataclass
+class Usage:
+    """What an expression refers to, found in its syntax tree."""
+    names: set[str] = field(default_factory=set)
+    # (variable, field) for `card.x` / `recipe['x']`: the first key read from a card view
+    fields: list[tuple[str, str]] = field(default_factory=list)
+    groups: list[str] = field(default_factory=list)  # groups.x and group('x')
+    values: list[str] = field(default_factory=list)  # values.x
+    # (collection expression kind, collection name, key) for where(groups.x, 'key', ...)
+    keys: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+class Expr:
+    """One compiled expression of a rules file."""
+
+    __slots__ = ("source", "_fn", "usage")
+
+    def __init__(self, source: str):
+        self.source = source
+        try:
+            tree = Parser(_env, source, state="variable").parse_expression()
+            self._fn = _env.compile_expression(source, undefined_to_none=False)
+        except TemplateSyntaxError as exc:
+            raise ExpressionError(f"expression does not parse: {exc.message}") from None
+        self.usage = analyse(tree)
+
+    def __call__(self, context: dict[str, Any]) -> Any:
+        try:
+            return self._fn(**context)
+        except SecurityError as exc:
+            raise ExpressionError(f"not allowed: {exc}") from None
+        except TemplateError as exc:
+            raise ExpressionError(exc.message or str(exc)) from None
+        except (TypeError, ValueError, ArithmeticError, LookupError, AttributeError) as exc:
+            raise ExpressionError(str(exc)) from None
+
+
+class MessageTemplate:
+    """A message or help text: a Jinja2 template rendered with the context of the failure."""
+
+    __slots__ = ("source", "_tpl", "usage")
+
+    def __init__(self, source: str):
+        self.source = source
+        self._tpl = None
+        self.usage = Usage()
+        if "{{" in source or "{%" in source:
+            try:
+                tree = _env.parse(source)
+                self._tpl = _env.from_string(source)
+            except TemplateSyntaxError as exc:
+                raise ExpressionError(f"template does not parse: {exc.message}") from None
+            self.usage = analyse(tree)
+
+    def render(self, context: dict[str, Any]) -> str:
+        if self._tpl is None:
+            return self.source
+        try:
+            return self._tpl.render(context)
+        except (SecurityError, TemplateError, TypeError, ValueError, ArithmeticError, LookupError,
+                AttributeError) as exc:
+            return f"{self.source} (message failed: {getattr(exc, 'message', None) or exc})"
+
+
+CARD_VARIABLES = ("card", "recipe")
+
+
+def analyse(tree: nodes.Node) -> Usage:
+    usage = Usage()
+    assigned = {n.name for n in tree.find_all(nodes.Name) if n.ctx in ("store", "param")}
+    for node in tree.find_all(nodes.Name):
+        if node.ctx == "load" and node.name not in assigned:
+            usage.names.add(node.name)
+    for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
+        base = node.node
+        if not isinstance(base, nodes.Name):
+            continue
+        key = node.attr if isinstance(node, nodes.Getattr) else (
+            node.arg.value if isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str) else None)
+        if key is None:
+            continue
+        if base.name in CARD_VARIABLES:
+            usage.fields.append((base.name, key))
+        elif base.name == "groups":
+            usage.groups.append(key)
+        elif base.name == "values":
+            usage.values.append(key)
+    for call in tree.find_all(nodes.Call):
+        if not isinstance(call.node, nodes.Name):
+            continue
+        name = call.node.name
+        if name == "group" and call.args and isinstance(call.args[0], nodes.Const):
+            usage.groups.append(str(call.args[0].value))
+        if name in KEYED and len(call.args) >= 2 and isinstance(call.args[1], nodes.Const) \
+                and isinstance(call.args[1].value, str):
+            first = call.args[0]
+            key = call.args[1].value
+            if isinstance(first, nodes.Name) and first.name in ("cards", "pool"):
+                usage.keys.append(("all", first.name, key))
+            elif isinstance(first, nodes.Getattr) and isinstance(first.node, nodes.Name) \
+                    and first.node.name == "groups":
+                usage.keys.append(("group", first.attr, key))
+            elif isinstance(first, nodes.Call) and isinstance(first.node, nodes.Name) \
+                    and first.node.name == "group" and first.args and isinstance(first.args[0], nodes.Const):
+                usage.keys.append(("group", str(first.args[0].value), key))
+            elif isinstance(first, nodes.Name) and first.name in CARD_VARIABLES:
+                usage.keys.append(("card", first.name, key))
+    return usage
