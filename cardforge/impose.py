@@ -20,6 +20,7 @@ MIN_MARGIN = 4 * MM  # printers leave 3-5 mm unprinted; crop marks need room
 MARK_OFFSET = 1 * MM  # gap between a bleed edge and its crop mark
 MARK_LENGTH = 5 * MM
 MARK_WIDTH = 0.3
+FOOTER_CLEAR = 5.5 * MM  # the footer and scale bar live below this line
 
 
 @dataclass(frozen=True)
@@ -183,12 +184,14 @@ def draw_crop_marks(canvas, sheet: Sheet, trims: list[tuple[float, float, float,
     c.saveState()
     c.setLineWidth(MARK_WIDTH)
     c.setStrokeColorRGB(0, 0, 0)
-    vertical = min(MARK_LENGTH, bottom - MARK_OFFSET - 1 * MM, sheet.page_h - top - MARK_OFFSET - 1 * MM)
+    above = min(MARK_LENGTH, sheet.page_h - top - MARK_OFFSET - 1 * MM)
+    below = min(MARK_LENGTH, bottom - MARK_OFFSET - FOOTER_CLEAR)  # keep clear of the footer line
     horizontal = min(MARK_LENGTH, left - MARK_OFFSET - 1 * MM, sheet.page_w - right - MARK_OFFSET - 1 * MM)
-    if vertical > 0:
-        for x in xs:
-            c.line(x, top + MARK_OFFSET, x, top + MARK_OFFSET + vertical)
-            c.line(x, bottom - MARK_OFFSET, x, bottom - MARK_OFFSET - vertical)
+    for x in xs:
+        if above > 0:
+            c.line(x, top + MARK_OFFSET, x, top + MARK_OFFSET + above)
+        if below > 0:
+            c.line(x, bottom - MARK_OFFSET, x, bottom - MARK_OFFSET - below)
     if horizontal > 0:
         for y in ys:
             c.line(left - MARK_OFFSET, y, left - MARK_OFFSET - horizontal, y)
@@ -219,7 +222,7 @@ def draw_fold_lines(canvas, sheet: Sheet, trims: list[tuple[float, float, float,
 
 TILE_MARGIN = 12 * MM  # page margin around a tile: alignment marks, assembly map, footer
 OVERLAP = 10 * MM  # strip shared by neighbouring tiles
-FOOTER_BAND = 8 * MM  # bottom band kept free on single-page boards for the footer and scale bar
+FOOTER_BAND = 6 * MM  # bottom band kept free on single-page boards for the footer and scale bar
 
 
 @dataclass(frozen=True)
@@ -271,7 +274,7 @@ def plan_tiles(paper: str, board_w: float, board_h: float, bleed: float,
     short, long = paper_size(paper)
     best: list[Tile] | None = None
     for page_w, page_h in ((short, long), (long, short)):
-        if total_w <= page_w - 2 * MIN_MARGIN and total_h <= page_h - 2 * MIN_MARGIN - 2 * FOOTER_BAND:
+        if total_w <= page_w - 2 * MIN_MARGIN and total_h <= page_h - 2 * MIN_MARGIN - FOOTER_BAND:
             origin = ((page_w - total_w) / 2, (page_h - total_h) / 2)
             tiles = [Tile(0, 0, 1, 1, (0.0, 0.0, total_w, total_h), page_w, page_h, origin, 0.0)]
         else:
