@@ -12,7 +12,7 @@ from typing import Any
 
 from .diagnostics import ContentError, Position, Report
 from .load import Document, load_yaml, pointer_join
-from .schema import builtin_schema, check_field_schemas, deck_card_schema, validate
+from .schema import builtin_schema, check_field_schemas, deck_card_schema, validate, validator
 from .units import CARD_SIZES, MM, length
 
 GAME_FILE = "game.yaml"
@@ -134,22 +134,45 @@ def load_game(root: Path, report: Report) -> Game:
                      help=f"a game folder holds a {GAME_FILE} naming its decks and card files")
         raise ContentError(report)
     doc = load_yaml(game_path, report)
-    if doc is None or not validate(doc, builtin_schema("game"), report):
+    if doc is None or not isinstance(doc.data, dict):
+        if doc is not None:
+            validate(doc, builtin_schema("game"), report)
         raise ContentError(report)
+    valid = validate(doc, builtin_schema("game"), report)
     data = doc.data
-    game = Game(id=data["id"], name=data["name"], root=root, data=data, doc=doc,
-                bleed=length(data.get("bleed", DEFAULT_BLEED)))
+    # A mistake elsewhere in game.yaml must not hide the mistakes in the card files: keep
+    # loading every deck and board that is itself valid (the build fails on the error anyway).
+    usable = (lambda item, kind: True) if valid else _usable
+    try:
+        bleed = length(data.get("bleed", DEFAULT_BLEED))
+    except ValueError:
+        bleed = length(DEFAULT_BLEED)
+    game = Game(id=str(data.get("id", root.name)), name=str(data.get("name", root.name)), root=root, data=data,
+                doc=doc, bleed=bleed)
     game.documents.append(doc)
     seen_ids: dict[str, Card] = {}
     for component, key in (("cards", "decks"), ("tokens", "tokens")):
-        for d_index, deck_data in enumerate(data.get(key, [])):
-            _load_deck(game, component, f"/{key}/{d_index}", deck_data, seen_ids, report)
+        for d_index, deck_data in enumerate(_list(data.get(key))):
+            if usable(deck_data, "deck") and (valid or usable(data.get("card_size", "poker"), "size")):
+                _load_deck(game, component, f"/{key}/{d_index}", deck_data, seen_ids, report)
     for component in ("boards", "references"):
-        for b_index, board in enumerate(data.get(component, [])):
+        for b_index, board in enumerate(_list(data.get(component))):
+            if not usable(board, "board"):
+                continue
             width, height = size_points(board["size"])
             game.boards.append(Board(board["id"], board.get("name", board["id"]), board["layout"], width, height,
                                      board.get("data", {}), doc, f"/{component}/{b_index}", component))
     return game
+
+
+def _list(value: Any) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _usable(item: Any, kind: str) -> bool:
+    """Whether one part of an invalid game.yaml is valid on its own (its errors are already reported)."""
+    schema = {"$ref": f"https://cardforge.dev/schemas/game.schema.json#/$defs/{kind}"}
+    return validator(schema).is_valid(item)
 
 
 def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_ids: dict[str, Card],

@@ -466,8 +466,9 @@ class CardRenderer:
                 c.drawImage(str(path), x + (w - iw * scale) / 2, y + (h - ih * scale) / 2,
                             iw * scale, ih * scale, mask="auto")
                 c.restoreState()
-        except Exception as exc:  # a corrupt image is content's fault, not ours
-            raise RenderError("E-IMAGE", f"cannot read image '{src}': {exc}") from None
+        except Exception:  # a corrupt image is content's fault, not ours
+            raise RenderError("E-IMAGE", f"cannot read image '{src}': it is not an image file Pillow can open",
+                              help="save it again as PNG or JPEG") from None
         record["image"] = src
 
 

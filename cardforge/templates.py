@@ -12,8 +12,9 @@ from jinja2 import StrictUndefined, TemplateSyntaxError
 from jinja2.exceptions import SecurityError, TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-_env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
-                                     keep_trailing_newline=False)
+# An optional field a card leaves out is None: it prints as nothing, not as the word "None".
+_env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False,
+                                     finalize=lambda value: "" if value is None else value)
 _env.filters["roman"] = lambda n: _roman(int(n))
 _env.globals["range"] = lambda *a: range(*a) if len(range(*a)) <= 1000 else range(0)
 

@@ -187,9 +187,9 @@ def _height(paragraphs: list[list[Line]], size: float, leading: float) -> float:
 def fit(rich: RichText, width: float, height: float, size: float, min_size: float,
         leading: float) -> Fitted | Overflow:
     """The largest size in [min_size, size] (in STEP steps) at which the text fits the box."""
-    steps = max(0, int(round((size - min_size) / STEP)))
-    candidates = [size - i * STEP for i in range(steps + 1)]
-    if candidates[-1] > min_size:
+    steps = max(0, int((size - min_size) / STEP + 1e-9))
+    candidates = [size - i * STEP for i in range(steps + 1) if size - i * STEP >= min_size - 1e-9]
+    if candidates[-1] > min_size + 1e-9:
         candidates.append(min_size)
 
     def attempt(s: float):

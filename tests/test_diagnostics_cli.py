@@ -215,10 +215,6 @@ def test_bad_option_value_exits_2(tmp_path):
     assert "argument --paper: invalid choice: 'a5'" in result.stderr
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: `cardforge check` stops before drawing, so text overflow (and missing glyphs, images, icons, "
-    "template errors) are only found by `build`: check says 'ok: no problems found' and exits 0 on "
-    "content that build rejects with exit 1"))
 def test_check_finds_what_build_finds(tmp_path):
     make_game(tmp_path, layout_yaml=OVERFLOW_LAYOUT)
     built = cardforge("build", "content/tiny", "--out", "out", cwd=tmp_path)
@@ -227,10 +223,6 @@ def test_check_finds_what_build_finds(tmp_path):
     assert (checked.returncode, headlines(checked.stderr)) == (1, headlines(built.stderr))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: the page footer (and the kit cover) print the game name without a glyph check: a character "
-    "the font lacks is drawn as an empty box (.notdef) and the build exits 0, although the README "
-    "promises 'cardforge never prints an empty box'"))
 def test_game_name_with_a_missing_glyph_is_an_error_not_an_empty_box(tmp_path):
     make_game(tmp_path, game_yaml=GAME_YAML.replace("name: Tiny Game", 'name: "Tiny \u2603 Game"'))
     result = cardforge("build", "content/tiny", "--out", "out", "--paper", "a4", cwd=tmp_path)
@@ -247,10 +239,6 @@ def test_game_name_with_a_missing_glyph_is_an_error_not_an_empty_box(tmp_path):
         assert any("E-GLYPH" in line and "U+2603" in line for line in headlines(result.stderr)), result.stderr
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: a corrupt image gives an E-IMAGE diagnostic whose message is reportlab's exception text: it spans "
-    "two lines (breaking the one-line 'path:line:col: error[CODE]: message' format) and shows Python "
-    "internals with memory addresses ('fileName=<_io.BufferedReader ...> identity=[ImageReader@0x...]')"))
 def test_corrupt_image_is_a_one_line_readable_diagnostic(tmp_path):
     make_game(tmp_path, files={"images/alpha.png": b"this is not a PNG", "images/beta.png": b"nor this"},
               layout_yaml=IMAGE_LAYOUT)

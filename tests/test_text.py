@@ -119,9 +119,6 @@ def test_text_does_not_shrink_below_min_size_on_the_step_grid(sans):
             assert fitted.size >= 6
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: fit() builds its candidate sizes as size - i * 0.25 with i up to round((size - min_size) / 0.25); "
-    "when min_size is off the 0.25 pt grid the last candidate lies below min_size (9 pt, min 6.1 pt -> 6.0 pt)"))
 def test_text_does_not_shrink_below_an_off_grid_min_size(sans):
     rich = parse("word " * 60, sans)
     sizes = {}
@@ -213,9 +210,6 @@ def test_inline_icons_are_counted_in_the_manifest(text_build):
     assert text_in_box(page, frame["box"]) == "Roll for now"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: with min_size off the 0.25 pt grid (6.1pt) the text is printed at 6.0 pt, below min_size, "
-    "instead of at 6.1 pt or failing with E-TEXT-OVERFLOW"))
 def test_printed_size_respects_an_off_grid_min_size(tmp_path):
     layout = ("frames:\n  text: {type: text, x: 4mm, y: 4mm, width: 40mm, height: 25mm, size: 9pt, min_size: 6.1pt,\n"
               "         text: \"{{ card.text }}\"}\n")
@@ -231,10 +225,6 @@ def test_printed_size_respects_an_off_grid_min_size(tmp_path):
         assert "E-TEXT-OVERFLOW" in result.stderr and "Traceback" not in result.stderr
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: a template that prints an optional field the card leaves unset prints the Python word 'None' "
-    "on the card (fields a card omits are set to None and Jinja renders None as 'None'); it should print "
-    "nothing, or be reported"))
 def test_an_unset_optional_field_does_not_print_none(tmp_path):
     make_game(tmp_path, cards_yaml="cards:\n  - id: alpha\n    title: Alpha\n")  # no 'text'
     result = cardforge("build", "content/tiny", "--out", "out", "--paper", "a4", cwd=tmp_path)
