@@ -21,7 +21,8 @@ from .schema import builtin_schema, validate
 from .templates import Template, TemplateFailure
 from .units import length
 
-TEMPLATED = ("text", "when", "icon", "empty_icon", "count", "total", "src", "fill", "stroke", "color")
+TEMPLATED = ("text", "when", "icon", "empty_icon", "count", "total", "accent", "accent_color", "src", "fill", "stroke",
+             "color")
 REQUIRED = {"text": ("text",), "icon": ("icon",), "icon_row": ("icon", "count"), "image": ("src",), "shape": (),
             "track": (), "table": ("rows", "columns")}
 DEFAULTS = {
@@ -183,7 +184,8 @@ class LayoutSet:
         x, y = length(full.get("x", 0)), length(full.get("y", 0))
         w = length(full["width"]) if "width" in full else card_w - x
         h = length(full["height"]) if "height" in full else card_h - y
-        if w <= 0 or h < 0 or (h == 0 and full.get("shape") != "line"):
+        is_line = kind == "shape" and full.get("shape") == "line"
+        if w < 0 or h < 0 or (not is_line and (w == 0 or h == 0)) or (is_line and w == 0 and h == 0):
             self.report.error("E-LAYOUT", f"frame '{name}' has no area ({w:.1f} x {h:.1f} pt)", at)
             return None
         if x < -EDGE_TOLERANCE or y < -EDGE_TOLERANCE or x + w > card_w + EDGE_TOLERANCE \

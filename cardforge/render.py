@@ -429,12 +429,18 @@ class CardRenderer:
         align = frame.props["align"]
         cursor = x + (w - used if align == "right" else (w - used) / 2 if align == "center" else 0)
         hex_color = self._color_hex(self._value(frame, "color", ctx), layout)
+        # The last `accent` of the counted icons take the accent colour (Iron Rain's red bombs).
+        accent = min(count, _count(self._value(frame, "accent", ctx), "accent")) if "accent" in frame.props else 0
+        accent_hex = self._color_hex(self._value(frame, "accent_color", ctx) or "red", layout) if accent else hex_color
         for i in range(places):
             icon = name if i < count else empty
             if icon is not None:
-                self.painter.draw(icon, cursor, y + (h - size) / 2, size, size, hex_color)
+                color = accent_hex if count - accent <= i < count else hex_color
+                self.painter.draw(icon, cursor, y + (h - size) / 2, size, size, color)
             cursor += size + gap
         icons = {name: count}
+        if accent:
+            record["accent"] = accent
         if empty and places > count:
             icons[empty] = icons.get(empty, 0) + places - count
         record["icons"] = icons
