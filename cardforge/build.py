@@ -81,6 +81,7 @@ def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None) -> 
     except FontError as exc:
         report.error("E-FONT", str(exc), game.doc.pos("/fonts"))
         raise ContentError(report) from None
+    _check_page_text(game, fonts, report)
     roots = layout_roots(game_dir, game.id, layouts_dir)
     layouts = LayoutSet(roots, report)
     icons = IconLibrary([game.root / "icons"] + [r / "icons" for r in roots[1:]])
@@ -96,9 +97,31 @@ def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None) -> 
             faces[(card.id, side)] = layouts.get(name, card.deck.width, card.deck.height, _used_at(game, card, side))
     boards = {board.id: layouts.get(board.layout, board.width, board.height, board.pos("layout"))
               for board in game.boards}
+    from .rules import check_game  # the game's rules.yaml and the checks every game gets
+    check_game(game, report, layouts=layouts, icons=icons, faces=faces, boards=boards, fonts=fonts)
     if report.has_errors():
         raise ContentError(report)
     return Prepared(game, layouts, fonts, icons, faces, boards)
+
+
+def _check_page_text(game: Game, fonts, report: Report) -> None:
+    """Names printed on the cover and in footers must have glyphs too: no empty boxes anywhere."""
+    sans, display = fonts.family("sans"), fonts.family("display")
+    texts = [("/name", game.name, display.face("bold")), ("/name", game.name, sans.face("regular"))]
+    for key in ("subtitle", "designer"):
+        if game.data.get(key):
+            texts.append((f"/{key}", str(game.data[key]), sans.face("regular")))
+    texts += [(f"/credits/{i}", line, sans.face("regular")) for i, line in enumerate(game.data.get("credits", []))]
+    for item in game.decks + game.boards:
+        texts.append((f"{item.pointer}/name", item.name, sans.face("regular")))
+    reported = set()
+    for pointer, text, font in texts:
+        missing = [ch for ch in fonts.missing_chars(font, text) if (pointer, ch) not in reported]
+        if missing:
+            reported.update((pointer, ch) for ch in missing)
+            shown = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
+            report.error("E-GLYPH", f"font '{font}' has no glyph for {shown}, printed on the cover and page footers",
+                         game.doc.pos(pointer), help="replace the character")
 
 
 def _used_at(game: Game, card: Card, side: str) -> Position:
@@ -419,6 +442,8 @@ def build_game(game_dir: Path, out_dir: Path, papers=PAPERS, mode: str = "duplex
             os.replace(tmp, final)
             result.outputs.append(final)
         staged.clear()
+        from .verify import verify_outputs  # each written PDF against its manifest and the data
+        verify_outputs(prep, result.outputs, report)
         return result
     finally:
         for tmp, _ in staged:

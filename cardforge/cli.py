@@ -66,7 +66,13 @@ class ProgressBar:
 
 def cmd_check(args) -> int:
     combined = Report()
-    for game in _games(args.games):
+    if args.printed:  # the data as it is now against earlier builds (cardforge/verify.py)
+        from .verify import PrintedUsageError, check_printed
+        try:
+            check_printed(args.printed, _games(args.games) if args.games else [], args.layouts, combined)
+        except PrintedUsageError as exc:
+            raise UsageError(str(exc)) from None
+    for game in [] if args.printed else _games(args.games):
         report = Report()
         try:
             prepare(game, report, args.layouts)
@@ -139,6 +145,9 @@ def parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="validate games without writing anything")
     common(c)
     c.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    c.add_argument("--printed", action="append", type=Path, metavar="PDF",
+                   help="check a built PDF (and its .manifest.json) against the data as it is now: "
+                        "the text, icons and copies of every card; may be given more than once")
     c.set_defaults(func=cmd_check)
 
     b = sub.add_parser("build", help="build the print-and-play PDFs")

@@ -13,7 +13,7 @@ and text.  Helpers, all pure functions over that data:
     where(items, key=None, value=<any>, op='==')   the items whose `key` matches
     any(items, key=None, value=<any>, op='==')     true if one item matches
     all(items, key=None, value=<any>, op='==')     true if every item matches
-    values(items, path)                            every value at a dotted path, flattened
+    pluck(items, path)                             every value at a dotted path, flattened
     marked(text)                                   the **bold** terms of a text: [{term, after}]
     icons(text, prefix='')                         the :icon: names in a text
     group(name)                                    the cards of a named group
@@ -38,7 +38,26 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 MAX_RANGE = 10_000
 
-_env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+MAX_SIZE = 100_000  # longest text or list an expression may build by repetition
+
+
+class _Env(ImmutableSandboxedEnvironment):
+    """The immutable sandbox, and no 'x' * 10**9 or 9 ** 9 ** 9: rules files are content."""
+
+    intercepted_binops = frozenset(["*", "**"])
+
+    def call_binop(self, context, operator, left, right):
+        if operator == "**":
+            if isinstance(right, (int, float)) and abs(right) > 64:
+                raise ValueError("exponent larger than 64")
+            return left ** right
+        for seq, times in ((left, right), (right, left)):
+            if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and len(seq) * times > MAX_SIZE:
+                raise ValueError(f"repetition longer than {MAX_SIZE}")
+        return left * right
+
+
+_env = _Env(undefined=StrictUndefined, autoescape=False)
 _env.globals.clear()  # no lipsum, cycler, dict, namespace, joiner: only what is listed here
 
 
@@ -152,7 +171,7 @@ def h_all(items, key=None, value=ANY, op="=="):
     return all(_matches(item, key, value, op) for item in _items(items))
 
 
-def h_values(items, path):
+def h_pluck(items, path):
     out = []
     for item in _items(items):
         got = get_path(item, path)
@@ -163,7 +182,7 @@ def h_values(items, path):
     return out
 
 
-MARK_RE = re.compile(r"(?<!\\)\*\*(.+?)(?<!\\)\*\*([\s\S]{0,40})")
+MARK_RE = re.compile(r"(?<!\\)\*\*(.+?)(?<!\\)\*\*(?=([\s\S]{0,40}))")
 WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 
 
@@ -201,10 +220,10 @@ def _range(*args):
 
 HELPERS: dict[str, Callable] = {
     "count": h_count, "sum": h_sum, "where": h_where, "any": h_any, "all": h_all,
-    "values": h_values, "marked": marked_terms, "icons": icon_names, "range": _range,
+    "pluck": h_pluck, "marked": marked_terms, "icons": icon_names, "range": _range,
 }
 # Helpers whose second argument is a key into the items of their first argument.
-KEYED = ("count", "sum", "where", "any", "all", "values")
+KEYED = ("count", "sum", "where", "any", "all", "pluck")
 
 
 class ExpressionError(Exception):
@@ -253,26 +272,31 @@ class Expr:
 
 
 class MessageTemplate:
-    """A message or help text: a Jinja2 template rendered with the context of the failure."""
+    """A message or help text: a Jinja2 template rendered with the context of the failure.
 
-    __slots__ = ("source", "_tpl", "usage")
+    Parsed at once (syntax errors and the names it uses are found before any rule runs), compiled
+    only when a rule fails and the message is needed."""
+
+    __slots__ = ("source", "_tpl", "usage", "_templated")
 
     def __init__(self, source: str):
         self.source = source
         self._tpl = None
         self.usage = Usage()
-        if "{{" in source or "{%" in source:
+        self._templated = "{{" in source or "{%" in source
+        if self._templated:
             try:
                 tree = _env.parse(source)
-                self._tpl = _env.from_string(source)
             except TemplateSyntaxError as exc:
                 raise ExpressionError(f"template does not parse: {exc.message}") from None
             self.usage = analyse(tree)
 
     def render(self, context: dict[str, Any]) -> str:
-        if self._tpl is None:
+        if not self._templated:
             return self.source
         try:
+            if self._tpl is None:
+                self._tpl = _env.from_string(self.source)
             return self._tpl.render(context)
         except (SecurityError, TemplateError, TypeError, ValueError, ArithmeticError, LookupError,
                 AttributeError) as exc:
@@ -284,11 +308,16 @@ CARD_VARIABLES = ("card", "recipe")
 
 def analyse(tree: nodes.Node) -> Usage:
     usage = Usage()
-    assigned = {n.name for n in tree.find_all(nodes.Name) if n.ctx in ("store", "param")}
-    for node in tree.find_all(nodes.Name):
+    everything = [tree, *tree.find_all(nodes.Node)]  # find_all leaves out the root itself
+
+    def find_all(kinds):
+        return (node for node in everything if isinstance(node, kinds))
+
+    assigned = {n.name for n in find_all(nodes.Name) if n.ctx in ("store", "param")}
+    for node in find_all(nodes.Name):
         if node.ctx == "load" and node.name not in assigned:
             usage.names.add(node.name)
-    for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
+    for node in find_all((nodes.Getattr, nodes.Getitem)):
         base = node.node
         if not isinstance(base, nodes.Name):
             continue
@@ -302,7 +331,7 @@ def analyse(tree: nodes.Node) -> Usage:
             usage.groups.append(key)
         elif base.name == "values":
             usage.values.append(key)
-    for call in tree.find_all(nodes.Call):
+    for call in find_all(nodes.Call):
         if not isinstance(call.node, nodes.Name):
             continue
         name = call.node.name

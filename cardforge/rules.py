@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from .diagnostics import Position, Report
-from .expressions import (ANY, HELPERS, Expr, ExpressionError, MessageTemplate, get_path, icon_names,
+from .diagnostics import Position, Report, display_path
+from .expressions import (HELPERS, Expr, ExpressionError, MessageTemplate, get_path, icon_names,
                           marked_terms)
 from .load import Document, load_yaml, pointer_join
 from .model import Card, Game, safe_path
@@ -35,8 +35,6 @@ from .schema import builtin_schema, validate
 
 RULES_FILE = "rules.yaml"
 COMMON_FIELDS = ("id", "quantity", "authored", "note")
-CONTEXT_NAMES = {"card", "deck", "cards", "groups", "values", "game", "group", "recipe", "line", "item", "index",
-                 "pool", "true", "false", "none", "True", "False", "None"}
 KEEP_FILES = re.compile(r"^(readme|credits|licen[cs]e|copying|notice|authors)([._-].*)?$", re.I)
 RESERVED_PREFIXES = ("E-", "W-")
 
@@ -46,51 +44,79 @@ RESERVED_PREFIXES = ("E-", "W-")
 def check_game(game: Game, report: Report, *, layouts=None, icons=None, faces=None, boards=None,
                fonts=None) -> None:
     """All checks beyond the schemas. Problems go to `report`; derived fields are added to the cards."""
-    rules = load_rules(game, report)
     complete = _complete(game)
+    # With a deck of game.yaml left out (game.yaml has errors), the rules file would be checked
+    # against the wrong decks: then it is only validated, and its rules wait for a clean game.yaml.
+    rules = load_rules(game, report, compile=_decks_defined(game))
     if rules is not None:
         rules.derive(report)
     used = AssetUse()
     if icons is not None and faces is not None:
         used = check_assets(game, report, icons, fonts, faces, boards or {})
     check_quantities(game, report)
-    if layouts is not None:
-        check_unused_layouts(game, report, layouts, used)
-    if icons is not None:
-        check_unused_icons(game, report, used)
-    check_files(game, report, used, rules)
+    # Unused layouts, icons and files: only for a game that loaded cleanly, where "unused" means it.
+    if complete and not report.has_errors():
+        if layouts is not None:
+            check_unused_layouts(game, report, layouts)
+        if icons is not None:
+            if layouts is not None:
+                used.icons |= icons_named_in_layouts(layouts)
+            check_unused_icons(game, report, used)
+        check_files(game, report, used)
     if rules is not None:
         rules.run(report, complete)
 
 
+def _decks_defined(game: Game) -> bool:
+    data = game.data if isinstance(game.data, dict) else {}
+    declared = [d for key in ("decks", "tokens") for d in (data.get(key) or [])]
+    return len(declared) == len(game.decks)
+
+
 def _complete(game: Game) -> bool:
-    """False when a card file failed to load: cross-card rules would only repeat that error."""
-    loaded = {card.doc.path for card in game.cards()}
-    for doc in game.documents[1:]:
-        cards = doc.data.get("cards") if isinstance(doc.data, dict) else None
-        if cards and doc.path not in loaded:
+    """False when a card file (or game.yaml) failed to load: rules over groups of cards would only
+    repeat that error, or report cards as missing that are merely unreadable."""
+    loaded = {doc.path.resolve(): doc for doc in game.documents}
+    with_cards = {card.doc.path.resolve() for card in game.cards()}
+    data = game.data if isinstance(game.data, dict) else {}
+    decks = [d for key in ("decks", "tokens") for d in (data.get(key) or [])]
+    if not _decks_defined(game):
+        return False  # a deck game.yaml describes wrongly was left out
+    for deck_data in decks:
+        files = deck_data.get("cards", []) if isinstance(deck_data, dict) else None
+        files = [files] if isinstance(files, str) else files
+        if not isinstance(files, list):
             return False
-    for deck_data in list(game.data.get("decks", [])) + list(game.data.get("tokens", [])):
-        files = deck_data.get("cards", [])
-        for rel in [files] if isinstance(files, str) else files:
-            path = safe_path(game.root, rel)
-            if path is None or not path.is_file() or path not in {d.path.resolve() for d in game.documents}:
+        for rel in files:
+            path = safe_path(game.root, rel) if isinstance(rel, str) else None
+            doc = loaded.get(path) if path is not None else None
+            if doc is None:
+                return False
+            if isinstance(doc.data, dict) and doc.data.get("cards") and path not in with_cards:
                 return False
     return True
 
 
 # -- positions -----------------------------------------------------------------------------
 
-_lines: dict[Path, list[str]] = {}
+_lines: dict[tuple, list[str]] = {}
 
 
 def _source(path: Path) -> list[str]:
-    if path not in _lines:
+    """The lines of a source file (cached while the file is unchanged)."""
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        return []
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key not in _lines:
+        if len(_lines) > 256:
+            _lines.clear()
         try:
-            _lines[path] = Path(path).read_text("utf-8", errors="replace").splitlines()
+            _lines[key] = Path(path).read_text("utf-8", errors="replace").splitlines()
         except OSError:
-            _lines[path] = []
-    return _lines[path]
+            _lines[key] = []
+    return _lines[key]
 
 
 def refine(pos: Position, needle: str | None) -> Position:
@@ -160,13 +186,11 @@ def check_assets(game: Game, report: Report, icons, fonts, faces: dict, boards: 
             continue
         what = "card" if isinstance(piece, Card) else "board"
         for frame in evaluator.frames(layout, piece, side, 1, text=False):
-            where = f"{what} '{piece.id}' ({side}), frame '{frame.name}' of layout '{layout.name}'"
-            at = _piece_pos(piece, frame.fields)
             if frame.error is not None:
-                code, message = frame.error
-                report.error(code, f"{where}: {message}", at, card=piece.id,
-                             help=f"the frame is at {frame.source}")
-                continue
+                continue  # a template that fails is reported by the renderer, with what it was drawing
+            # The same diagnostics as the renderer's, so that `check` finds what `build` would.
+            where = f"{what} '{piece.id}' ({side}), frame '{frame.name}' of layout '{layout.name}'"
+            at = piece.pos()
             for name in frame.icon_names:
                 if name in icons:
                     used.icons.add(name)
@@ -181,8 +205,8 @@ def check_assets(game: Game, report: Report, icons, fonts, faces: dict, boards: 
                 else:
                     guess = icons.suggest(name)
                     report.error("E-UNKNOWN-SYMBOL", f"{where}: ':{name}:' is not an icon, so it would be "
-                                 "printed as text", refine(at, f":{name}:"), card=piece.id,
-                                 help=(f"did you mean ':{guess}:'? " if guess else "") +
+                                 "printed as text", refine(_piece_pos(piece, frame.fields), f":{name}:"),
+                                 card=piece.id, help=(f"did you mean ':{guess}:'? " if guess else "") +
                                  "write \\: for a literal colon, or add icons/" + name + ".svg")
             if frame.image is not None:
                 path = safe_path(game.root, frame.image)
@@ -191,7 +215,8 @@ def check_assets(game: Game, report: Report, icons, fonts, faces: dict, boards: 
                                  card=piece.id, help="images must lie inside the game folder")
                 elif not path.is_file():
                     report.error("E-MISSING-IMAGE", f"{where}: image '{frame.image}' does not exist", at,
-                                 card=piece.id, help=f"add the file at {Path(game.root.name) / frame.image}")
+                                 card=piece.id, help=f"add the file at {Path(game.root.name) / frame.image}, "
+                                 "or fix the name")
                 else:
                     used.images.add(path)
     folder = game.root / "icons"
@@ -226,7 +251,7 @@ def check_quantities(game: Game, report: Report) -> None:
                            help="remove the card, or give it the number of copies to print")
 
 
-def check_unused_layouts(game: Game, report: Report, layouts, used: AssetUse) -> None:
+def check_unused_layouts(game: Game, report: Report, layouts) -> None:
     """Layout files of this game (its layouts/ and layouts/<game>/) that nothing uses."""
     loaded = {doc.path.resolve() for doc in layouts.loaded.values() if doc is not None}
     loaded |= {path.resolve() for layout in layouts.resolved.values() if layout is not None for path in layout.files}
@@ -240,20 +265,38 @@ def check_unused_layouts(game: Game, report: Report, layouts, used: AssetUse) ->
                                help="use it as a deck's front or back (or a card's), extend it, or delete it")
 
 
+def icons_named_in_layouts(layouts) -> set[str]:
+    """Icon names a used layout names (a fallback such as card.art or 'wrench'), drawn or not."""
+    names: set[str] = set()
+    for layout in layouts.resolved.values():
+        if layout is None:
+            continue
+        for frame in layout.frames:
+            for key in ("icon", "empty_icon", "text"):
+                value = frame.props.get(key)
+                if not isinstance(value, str):
+                    continue
+                names.update(re.findall(r"['\"]([a-z][a-z0-9-]*)['\"]", value))
+                names.update(icon_names(value))
+                if key != "text":
+                    names.add(value.strip())
+    return names
+
+
 def check_unused_icons(game: Game, report: Report, used: AssetUse) -> None:
     folder = game.root / "icons"
     if not folder.is_dir():
         return
     unused = [svg.name for svg in sorted(folder.glob("*.svg")) if svg.stem not in used.icons]
     if unused:
-        report.warning("W-UNUSED-ICON", f"{len(unused)} icon(s) in icons/ are not used by any face: "
+        report.warning("W-UNUSED-ICON", f"{len(unused)} icon(s) in icons/ are not drawn on any face nor named "
+                       "in a layout: "
                        + ", ".join(unused), Position(game.doc.path, 1, 1),
                        help="use them in a layout or a card's text (:name:), or delete them")
 
 
-def check_files(game: Game, report: Report, used: AssetUse, rules: "RuleSet | None") -> None:
+def check_files(game: Game, report: Report, used: AssetUse) -> None:
     """Every file of the game folder is loaded, used, or reported here."""
-    root = game.root.resolve()
     known = {doc.path.resolve() for doc in game.documents} | {p.resolve() for p in used.images}
     known.add((game.root / RULES_FILE).resolve())
     for files in game.data.get("fonts", {}).values():
@@ -261,7 +304,7 @@ def check_files(game: Game, report: Report, used: AssetUse, rules: "RuleSet | No
             path = safe_path(game.root, rel)
             if path is not None:
                 known.add(path)
-    ignored = []
+    ignored: list[Path] = []
     for folder, dirs, files in os.walk(game.root):
         dirs[:] = sorted(d for d in dirs if d not in (".git", "__pycache__"))
         here = Path(folder)
@@ -274,13 +317,32 @@ def check_files(game: Game, report: Report, used: AssetUse, rules: "RuleSet | No
                 continue  # an icon; unused ones are W-UNUSED-ICON
             if rel.parts[0] == "layouts" and path.suffix.lower() in (".yaml", ".yml"):
                 continue  # a layout; unused ones are W-UNUSED-LAYOUT
-            ignored.append(rel.as_posix())
-    if ignored:
-        cards = [f for f in ignored if f.endswith((".yaml", ".yml"))]
-        help_ = ("a YAML file that is not listed in game.yaml is not loaded: add it to a deck's 'cards'"
-                 if cards else "delete the files, or use them (an image in a layout, a font in game.yaml)")
-        report.warning("W-IGNORED-FILE", f"{len(ignored)} file(s) in the game folder are not used and were "
-                       "ignored: " + ", ".join(ignored), Position(game.doc.path, 1, 1), help=help_)
+            ignored.append(rel)
+    for rel in ignored:
+        path = game.root / rel
+        if path.suffix.lower() in (".yaml", ".yml"):
+            why = "it is not a card file of any deck, nor rules.yaml, nor a layout"
+            help_ = "to load its cards, add it to a deck's 'cards' in game.yaml; otherwise delete it"
+        elif path.suffix.lower() == ".svg" and rel.parts[0] != "icons":
+            why = "icons are read from icons/ only"
+            help_ = "move it to icons/ to use it as an icon, or delete it"
+        else:
+            why = "no layout draws it and game.yaml does not name it"
+            help_ = "use it (an image in a layout, a font in game.yaml) or delete it"
+        text_file = _is_text(path)
+        where = Position(path, 1, 1) if text_file else None
+        report.warning("W-IGNORED-FILE", ("this file is ignored: " if text_file else
+                                          f"{display_path(path, None)} is ignored: ") + why, where, help=help_)
+
+
+def _is_text(path: Path) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4096)
+        head.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return b"\0" not in head
 
 
 # -- the rules file ------------------------------------------------------------------------
@@ -330,18 +392,21 @@ class RuleSet:
     def problem(self, code: str, message: str, pointer: str, needle: str | None = None, key: bool = False,
                 help: str | None = None) -> None:
         self.ok = False
-        pos = self.doc.pos(pointer, key=key)
-        self.report.error(code, message, refine(pos, needle), help=help, pointer=pointer)
+        pos = refine(self.doc.pos(pointer, key=key), needle)
+        if (code, pos, message) in self._reported:
+            return
+        self._reported.add((code, pos, message))
+        self.report.error(code, message, pos, help=help, pointer=pointer)
 
     def _rule_id(self, rule_id: str, pointer: str) -> None:
         if rule_id.startswith(RESERVED_PREFIXES):
             self.problem("E-RULES-ID", f"rule id '{rule_id}' starts with a prefix cardforge reserves "
                          "for its own diagnostics", pointer, help="start it with the game's initials, e.g. BB-")
         elif rule_id in self._ids:
-            self.problem("E-RULES-ID", f"rule id '{rule_id}' is already used (at {self._ids[rule_id]})", pointer,
+            self.problem("E-RULES-ID", f"rule id '{rule_id}' is already used (line {self._ids[rule_id]})", pointer,
                          help="give every rule its own id")
         else:
-            self._ids[rule_id] = pointer
+            self._ids[rule_id] = str(self.doc.pos(pointer).line)
 
     def _decks_of(self, group: str | None) -> list[str]:
         if group is None or group not in self.groups:
@@ -363,7 +428,7 @@ class RuleSet:
     def expr(self, pointer: str, names: set[str], card_groups: dict[str, str | None],
              derived: bool = True) -> Compiled | None:
         """Compile the expression at `pointer` and check the names, fields and groups it uses."""
-        source = get_path(self.data, pointer.strip("/").replace("/", ".")) if False else self._at(pointer)
+        source = self._at(pointer)
         if not isinstance(source, str):
             return None
         try:
@@ -461,8 +526,10 @@ class RuleSet:
                     sub = pointer + "/deck" + ("" if isinstance(spec.get("deck"), str) else f"/{i}")
                     self.problem("E-RULES-REF", f"group '{name}': unknown deck '{deck}'", sub,
                                  help=_guess(deck, game_ids) + f"decks: {', '.join(sorted(game_ids))}")
+            # An unknown deck is reported once; the group then stands for every deck, so that its
+            # fields are not reported again by every rule that uses it.
             self.groups[name] = Group(name, [d for d in decks if d in game_ids] or
-                                      ([] if decks else [deck.id for deck in self.game.decks]), None)
+                                      [deck.id for deck in self.game.decks], None)
         for name, spec in (data.get("groups") or {}).items():
             if "where" in spec:
                 pointer = pointer_join("/groups", name) + "/where"
@@ -572,6 +639,9 @@ class RuleSet:
                                                                   dict(recipe_groups, card=pool_group))
             if "help" in spec:
                 self.compiled[pointer + "/help"] = self.template(pointer + "/help", line_names, recipe_groups)
+            if "label" in (spec.get("pool") or {}):
+                self.compiled[pointer + "/pool/label"] = self.template(pointer + "/pool/label",
+                                                                       names - {"card", "deck"}, recipe_groups)
             for key, value in (spec.get("at") or {}).items():
                 fields = self._fields_of(stated)
                 first = value.replace("/", ".").split(".")[0]
@@ -778,9 +848,11 @@ class RuleSet:
         if assertion is None:
             return
 
-        def fails(ctx: dict, what: str) -> bool:
+        def lets_into(ctx: dict, what: str) -> None:
             for name, compiled in lets:
                 ctx[name] = self.evaluate(compiled, ctx, f"{rule} 'let: {name}' {what}")
+
+        def fails(ctx: dict, what: str) -> bool:
             if where is not None and not self.evaluate(where, ctx, f"{rule} 'where' {what}"):
                 return False
             return not self.evaluate(assertion, ctx, f"{rule} 'assert' {what}")
@@ -788,27 +860,24 @@ class RuleSet:
         if spec.get("scope", "card") == "game":
             ctx = dict(base)
             try:
+                lets_into(ctx, "on the game")
                 if fails(ctx, "on the game"):
-                    self._emit(severity, rule, self._render(pointer + "/message", ctx), self.doc.pos(pointer + "/assert"),
-                               self._render(pointer + "/help", ctx), None, spec["section"])
+                    self._emit(severity, rule, self._render(pointer + "/message", ctx),
+                               self.doc.pos(pointer + "/assert"), self._render(pointer + "/help", ctx), None,
+                               spec["section"])
             except RulesProblem:
                 pass
             return
         default_at = next((key for var, key in assertion.expr.usage.fields if var == "card"), None)
         for card in self._members(spec.get("group")):
             card_ctx = self.card_context(base, card)
+            what = f"on card '{card.id}'"
             try:
-                if each is None:
-                    items = [None]
-                else:
-                    for name, compiled in lets:
-                        card_ctx[name] = self.evaluate(compiled, card_ctx, f"{rule} 'let: {name}' on card '{card.id}'")
-                    items = self.evaluate(each, card_ctx, f"{rule} 'each' on card '{card.id}'") or []
+                lets_into(card_ctx, what)
+                items = [None] if each is None else (self.evaluate(each, card_ctx, f"{rule} 'each' {what}") or [])
                 for index, item in enumerate(items):
-                    ctx = dict(card_ctx)
-                    if each is not None:
-                        ctx.update(item=item, index=index)
-                    if not fails(ctx, f"on card '{card.id}'"):
+                    ctx = card_ctx if each is None else dict(card_ctx, item=item, index=index)
+                    if not fails(ctx, what):
                         continue
                     at = self._render(pointer + "/at", ctx, default_at)
                     pos = refine(card_pos(card, at), self._render(pointer + "/find", ctx))
@@ -852,8 +921,8 @@ class RuleSet:
                     label = self.evaluate(self.compiled.get(pointer + "/label"), lctx, f"{rule} label") \
                         if pointer + "/label" in self.compiled else (get_path(line, "label") or f"line {j + 1}")
                     if not isinstance(count, int) or isinstance(count, bool):
-                        raise_bad = f"{rule}: line {j + 1} of {name} has no whole-number count ({count!r})"
-                        self._emit("error", "E-RULES-EVAL", raise_bad, self.doc.pos(pointer + "/lines"), None, None, None)
+                        self._emit("error", "E-RULES-EVAL", f"{rule}: line {j + 1} of {name} has no whole-number "
+                                   f"count ({count!r})", self.doc.pos(pointer + "/lines"), None, None, None)
                         continue
                     counts.append(count)
                     matched = [c for c in pool
@@ -863,14 +932,17 @@ class RuleSet:
                     available = sum(c.quantity for c in matched)
                     short = count > available
                     if short or (spec.get("exact") and count != available):
-                        have = ", ".join(f"{c.id} x{c.quantity}" for c in matched) or "no card"
+                        have = ", ".join(f"{c.id} x{c.quantity}" for c in matched[:6]) or "no card"
+                        if len(matched) > 6:
+                            have += f" and {len(matched) - 6} more"
                         if recipe_card is not None:
                             field_ = at.get("lines")
                             pos = card_pos(recipe_card, f"{field_}/{j}/count" if field_ else None)
                         else:
                             pos = self.doc.pos(f"{pointer}/lines/{static_index}/count")
                         verb = "needs" if short else "says there are exactly"
-                        where = "the pool" if recipe_card is None else f"its pool ({self._pool_words(recipe_card, pool_spec)})"
+                        pool_name = self._render(pointer + "/pool/label", ctx)
+                        where = f"the pool ({pool_name})" if pool_name else "the pool"
                         message = (f"{name}: '{count}x {label}' {verb} {count} card{'s' if count != 1 else ''}, "
                                    f"but {where} has {available}: {have}")
                         self._emit(severity, rule, message, pos, self._render(pointer + "/help", lctx), 
@@ -895,10 +967,6 @@ class RuleSet:
                                        "card to another pool", card.id, section)
             except RulesProblem:
                 continue
-
-    def _pool_words(self, recipe_card: Card, pool_spec: dict) -> str:
-        where = (pool_spec.get("where") or "").strip()
-        return where if len(where) <= 80 else where[:77] + "..."
 
     def _reference(self, i: int, spec: dict, base: dict) -> None:
         pointer = f"/references/{i}"
@@ -985,7 +1053,6 @@ class RuleSet:
         if not actions or not complete:
             return
         action_rule = actions["id"]
-        action_section = actions.get("section", section)
         name_key = actions.get("name", "name")
         for term, entry in spec["terms"].items():
             holders = entry.get("holders")
@@ -1051,7 +1118,7 @@ def normalize_term(term: str) -> str:
     return text.lower()
 
 
-def load_rules(game: Game, report: Report) -> RuleSet | None:
+def load_rules(game: Game, report: Report, compile: bool = True) -> RuleSet | None:
     """The game's rules.yaml, validated and compiled; None when it is missing or unusable."""
     path = game.root / RULES_FILE
     if not path.is_file():
@@ -1059,7 +1126,7 @@ def load_rules(game: Game, report: Report) -> RuleSet | None:
     doc = load_yaml(path, report)
     if doc is None:
         return None
-    if not validate(doc, builtin_schema("rules"), report):
+    if not validate(doc, builtin_schema("rules"), report) or not compile:
         return None
     rules = RuleSet(game, doc, report)
     return rules if rules.ok else None

@@ -21,7 +21,7 @@ from referencing.jsonschema import DRAFT202012
 from .diagnostics import Report
 from .load import Document, pointer_join
 
-SCHEMA_NAMES = ("game", "cards", "layout")
+SCHEMA_NAMES = ("game", "cards", "layout", "rules")  # rules: a game's rules.yaml (cardforge/rules.py)
 
 
 @lru_cache(maxsize=None)
@@ -140,7 +140,7 @@ def _report_error(error: ValidationError, doc: Document, report: Report) -> None
     if kind == "type":
         expected = error.validator_value
         expected = " or ".join(expected) if isinstance(expected, list) else expected
-        report.error("E-SCHEMA", f"expected {expected}, got {_json_type(error.instance)} {_short(error.instance)}",
+        report.error("E-SCHEMA", f"expected {expected}, got {_json_type(error.instance)}{_short(error.instance)}",
                      where, pointer=pointer)
         return
     report.error("E-SCHEMA", _plain(error), where, pointer=pointer)
@@ -166,7 +166,7 @@ def _json_type(value: Any) -> str:
 
 def _short(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False) if not isinstance(value, (dict, list)) else ""
-    return f"({text[:40]})" if text else ""
+    return f" ({text[:40]})" if text else ""
 
 
 def _plain(error: ValidationError) -> str:
