@@ -145,14 +145,14 @@ class Page:
 class Writer:
     """Draws planned pages into one PDF and collects its manifest."""
 
-    def __init__(self, prep: Prepared, target: Path, title: str, report: Report, progress: Progress | None,
+    def __init__(self, prep: Prepared, target: Path | None, title: str, report: Report, progress: Progress | None,
                  total_faces: int):
         self.prep, self.report, self.progress, self.total = prep, report, progress, total_faces
         game = prep.game
         for family in ("sans", "display"):  # the canvas's initial font, page furniture and cover
             prep.fonts.family(family)
-        self.canvas = Canvas(str(target), invariant=1, pageCompression=1,
-                             initialFontName="sans-regular", initialFontSize=9)
+        self.canvas = NullCanvas() if target is None else Canvas(
+            str(target), invariant=1, pageCompression=1, initialFontName="sans-regular", initialFontSize=9)
         self.canvas.setTitle(title)
         self.canvas.setAuthor(game.data.get("designer", ""))
         self.canvas.setCreator("cardforge")
@@ -176,6 +176,7 @@ class Writer:
             self.canvas.save()
         return self.manifest
 
+
     def face(self, section: str, layout: Layout, piece, side: str, copy: int, x: float, y: float, bleed: float,
              page: int, shape: str = "rect", **extra) -> None:
         frames = self.renderer.draw(layout, piece, side, copy, x, y, bleed, shape)
@@ -191,6 +192,24 @@ class Writer:
         self.done += 1
         if self.progress:
             self.progress(self.done, self.total)
+
+
+class NullCanvas:
+    """A canvas that draws nothing: `check` lays every page out (fitting text, tables, tracks)
+    to find what only drawing would find, without the cost of producing a PDF."""
+
+    def __getattr__(self, name):
+        return self
+
+    def __call__(self, *args, **kwargs):
+        return self
+
+
+def lay_out(prep: Prepared, report: Report, paper: str = "a4", mode: str = "duplex") -> None:
+    """Every page laid out without output, so that `check` reports what `build` would."""
+    pages = [page for _, section in plan_sections(prep, paper, mode, report) for page in section]
+    if not report.has_errors():
+        Writer(prep, None, "check", report, None, 0).write(pages)
 
 
 def _furniture(canvas, page: Page, number: int, game_name: str) -> list[float] | None:
@@ -414,6 +433,8 @@ def build_game(game_dir: Path, out_dir: Path, papers=PAPERS, mode: str = "duplex
     out_dir.mkdir(parents=True, exist_ok=True)
     suffix = "" if mode == "duplex" else f"-{mode}"
     staged: list[tuple[Path, Path]] = []
+    from .verify import Verifier
+    verifier = Verifier(prep, report, fresh=True)
     try:
         for paper in papers:
             sections = plan_sections(prep, paper, mode, report)
@@ -432,7 +453,12 @@ def build_game(game_dir: Path, out_dir: Path, papers=PAPERS, mode: str = "duplex
                 if report.has_errors():
                     tmp.unlink(missing_ok=True)
                     break
+                # Read the PDF back before it may replace anything: its text, icons and fonts
+                # must be what the data produced (see verify.py).
+                verifier.verify(tmp, manifest, shown_as=final)
                 staged.append((tmp, final))
+                if report.has_errors():
+                    break
                 mtmp = final.with_suffix(".manifest.json.tmp")
                 mtmp.write_text(json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=False) + "\n", "utf-8")
                 staged.append((mtmp, final.with_suffix(".manifest.json")))
@@ -442,8 +468,6 @@ def build_game(game_dir: Path, out_dir: Path, papers=PAPERS, mode: str = "duplex
             os.replace(tmp, final)
             result.outputs.append(final)
         staged.clear()
-        from .verify import verify_outputs  # each written PDF against its manifest and the data
-        verify_outputs(prep, result.outputs, report)
         return result
     finally:
         for tmp, _ in staged:

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from . import __version__
-from .build import MODES, PAPERS, build_game, prepare
+from .build import MODES, PAPERS, build_game, lay_out, prepare
 from .diagnostics import ContentError, Report
 from .model import GAME_FILE
 from .schema import SCHEMA_NAMES, builtin_schema, deck_card_schema
@@ -75,7 +75,7 @@ def cmd_check(args) -> int:
     for game in [] if args.printed else _games(args.games):
         report = Report()
         try:
-            prepare(game, report, args.layouts)
+            lay_out(prepare(game, report, args.layouts), report)
         except ContentError:
             pass
         combined.extend(report)

@@ -775,9 +775,9 @@ class Verifier:
 
     # -- one PDF ------------------------------------------------------------------------------
 
-    def verify(self, pdf: Path, manifest: dict | None = None) -> None:
+    def verify(self, pdf: Path, manifest: dict | None = None, shown_as: Path | None = None) -> None:
         pdf = Path(pdf)
-        name = self._pdf = display_path(pdf, None)
+        name = self._pdf = display_path(shown_as or pdf, None)
         if manifest is None:
             mpath = pdf.with_suffix(".manifest.json")
             try:
