@@ -245,15 +245,17 @@ class CardRenderer:
         if isinstance(cells, str):
             raise RenderError("E-TRACK-ROOM", cells, help="make the frame larger, or the track shorter")
         c = self.canvas
-        fill = self.color(self._value(frame, "fill", ctx) or "none", layout)
         stroke = self.color(self._value(frame, "stroke", ctx) or "black", layout)
         c.saveState()
         c.setLineWidth(_length(props.get("stroke_width", "0.6pt")))
         if stroke is not None:
             c.setStrokeColor(stroke)
-        if fill is not None:
-            c.setFillColor(fill)
-        for bx, by, bw, bh in cells:
+        for index, (label, (bx, by, bw, bh)) in enumerate(zip(labels, cells)):
+            # `fill` may depend on the space: {{ 'gold' if space.index % 10 == 0 }}
+            fill = self.color(self._value(frame, "fill", dict(ctx, space={"index": index, "label": label}))
+                              or "none", layout)
+            if fill is not None:
+                c.setFillColor(fill)
             c.rect(bx, by, bw, bh, stroke=int(stroke is not None), fill=int(fill is not None))
         c.restoreState()
         size = _length(props.get("size", "9pt"))
