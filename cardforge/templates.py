@@ -12,9 +12,28 @@ from jinja2 import StrictUndefined, TemplateSyntaxError
 from jinja2.exceptions import SecurityError, TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+MAX_SIZE = 100_000  # longest text or list an expression may build by repetition
+
+
+class Sandbox(ImmutableSandboxedEnvironment):
+    """The immutable sandbox, and no 'x' * 10**9 or 9 ** 9 ** 9: content is untrusted."""
+
+    intercepted_binops = frozenset(["*", "**"])
+
+    def call_binop(self, context, operator, left, right):
+        if operator == "**":
+            if isinstance(right, (int, float)) and abs(right) > 64:
+                raise ValueError("exponent larger than 64")
+            return left ** right
+        for seq, times in ((left, right), (right, left)):
+            if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and len(seq) * times > MAX_SIZE:
+                raise ValueError(f"repetition longer than {MAX_SIZE}")
+        return left * right
+
+
 # An optional field a card leaves out is None: it prints as nothing, not as the word "None".
-_env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False,
-                                     finalize=lambda value: "" if value is None else value)
+_env = Sandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False,
+               finalize=lambda value: "" if value is None else value)
 _env.filters["roman"] = lambda n: _roman(int(n))
 _env.globals["range"] = lambda *a: range(*a) if len(range(*a)) <= 1000 else range(0)
 
