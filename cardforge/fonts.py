@@ -43,6 +43,7 @@ class FontBook:
         self.files: dict[str, tuple[dict[str, Path], str]] = {}  # family -> (style -> file, name prefix)
         self.families: dict[str, Family] = {}
         self._glyphs: dict[str, frozenset[int]] = {}
+        self._missing: dict[tuple[str, str], list[str]] = {}  # (font, word) -> characters it lacks
 
     def add_family(self, name: str, files: dict[str, Path], prefix: str = "") -> None:
         self.files[name] = (dict(files), prefix)
@@ -71,8 +72,15 @@ class FontBook:
         return self.families[name]
 
     def missing_chars(self, font_name: str, text: str) -> list[str]:
-        glyphs = self._glyphs[font_name]
-        return sorted({ch for ch in text if ord(ch) not in glyphs and ch not in "\n\t"})
+        key = (font_name, text)
+        missing = self._missing.get(key)
+        if missing is None:
+            glyphs = self._glyphs[font_name]
+            missing = sorted({ch for ch in text if ord(ch) not in glyphs and ch not in "\n\t"})
+            if len(self._missing) > 50_000:
+                self._missing.clear()
+            self._missing[key] = missing
+        return missing
 
 
 _builtin: FontBook | None = None

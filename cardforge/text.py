@@ -21,6 +21,18 @@ from .fonts import Family
 from .units import mm
 
 _SPACES: dict[str, float] = {}
+_WIDTHS: dict[tuple[str, str], float] = {}
+
+
+def _width(text: str, font: str) -> float:
+    """Width at 1 pt, cached: card texts repeat the same words over and over."""
+    key = (text, font)
+    width = _WIDTHS.get(key)
+    if width is None:
+        if len(_WIDTHS) > 50_000:
+            _WIDTHS.clear()
+        width = _WIDTHS[key] = stringWidth(text, font, 1)
+    return width
 
 
 def _space(font: str) -> float:
@@ -30,6 +42,7 @@ def _space(font: str) -> float:
     return width
 
 
+MARKUP_CHARS = re.compile(r"[*:\\\n]")
 TOKEN_RE = re.compile(r"\\[*:\\_]|\*\*|\*|:[a-z][a-z0-9-]*:|\n|[ \t]+|[^*:\\\n \t]+|.", re.S)
 ICON_WIDTH = 1.0  # inline icons are one em wide and high
 PARAGRAPH_GAP = 0.45  # extra space between paragraphs, in ems
@@ -91,14 +104,21 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
             if lacking:
                 missing.setdefault(font, [])
                 missing[font].extend(c for c in lacking if c not in missing[font])
+        width = _width(text, font)  # reportlab does not kern, so widths add up
         if current and current[-1].kind == "text" and current[-1].font == font:
             prev = current[-1]
             prev.value += text
-            prev.width1 = stringWidth(prev.value, font, 1)
+            prev.width1 += width
         else:
-            current.append(Frag("text", text, font, stringWidth(text, font, 1)))
+            current.append(Frag("text", text, font, width))
         plain.append(text)
 
+    if not MARKUP_CHARS.search(markup):
+        # Plain text (most card text): words separated by spaces, one font; no tokenizer needed.
+        for word in markup.split():
+            add_text(word)
+            end_word()
+        return RichText(paragraphs, _space(family.face("regular")), " ".join(plain), icons, missing)
     for token in TOKEN_RE.findall(markup.strip("\n")):
         if token == "\n":
             end_word()
