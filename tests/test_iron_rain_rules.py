@@ -382,7 +382,7 @@ MORE_CASES = {
                       "Supermarine Spitfire ('spitfire') is a fighter, but only bombers carry bombs")]),
     "IR-LEADER-AIRCRAFT: the types the text names": (
         [("cards/homeland-bombers.yaml", "    type: B-26\n", "    type: B-26 Marauder\n")],
-        lambda g: [_e(loc(g, "cards/homeland-leaders.yaml", "B-26", after="id: doolittle"), "IR-LEADER-AIRCRAFT",
+        lambda g: [_e(loc(g, "cards/homeland-leaders.yaml", "B-26", after="American twin engine"), "IR-LEADER-AIRCRAFT",
                       "Jimmy Doolittle ('doolittle') names B-26 among the aircraft it helps, but that is not one of the "
                       "American bombers with 2 engines")]),
 }
