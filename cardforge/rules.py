@@ -811,8 +811,8 @@ class RuleSet:
             return
         base = self.base_context()
         for i, spec in enumerate(self.data.get("checks") or []):
-            if spec.get("scope", "card") == "game" and not complete:
-                continue
+            if not complete and (spec.get("scope", "card") == "game" or self._reads_other_cards(i)):
+                continue  # it would report cards as missing that are merely unreadable
             self._check(i, spec, base)
         if complete:
             for i, spec in enumerate(self.data.get("recipes") or []):
@@ -821,6 +821,17 @@ class RuleSet:
                 self._reference(i, spec, base)
         if self.data.get("glossary"):
             self._glossary(self.data["glossary"], base, complete)
+
+    def _reads_other_cards(self, index: int) -> bool:
+        """Whether check `index` looks beyond its own card (groups, game-wide values)."""
+        prefix = f"/checks/{index}/"
+        for pointer, compiled in self.compiled.items():
+            if pointer.startswith(prefix) and compiled is not None:
+                usage = getattr(getattr(compiled, "expr", None), "usage", None) or getattr(compiled, "usage", None)
+                if usage is not None and (usage.groups or usage.values or "groups" in usage.names
+                                          or "values" in usage.names):
+                    return True
+        return False
 
     def _emit(self, severity: str, code: str, message: str, pos: Position, help: str | None, card: str | None,
               section: str | None) -> None:

@@ -409,8 +409,6 @@ def test_a_target_file_that_fails_to_load_is_not_reported_again_by_other_cards(g
                         "missing required key 'time'")], output
 
 
-@pytest.mark.xfail(strict=True, reason="cardforge runs card-scope checks on incomplete content: when one file of a "
-                   "deck of several files fails to load, rules that read that deck report what is merely unreadable")
 def test_a_bomber_file_that_fails_to_load_is_not_reported_again_by_other_cards(game, capsys, monkeypatch):
     game.edit("cards/homeland-bombers.yaml", "    cost: 2\n", "    cost: two\n")
     code, found, output = check(game, capsys, monkeypatch)
