@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
 from .diagnostics import ContentError, Position, Report
@@ -26,6 +27,8 @@ from .model import Card, Game, load_game, safe_path
 from .render import CardRenderer
 from .units import MM, mm
 
+# Compressed streams stay binary: ASCII85 would make every page a quarter larger and slower to write.
+rl_config.useA85 = 0
 PAPERS = ("a4", "letter")
 MODES = ("duplex", "simplex", "fold")
 Progress = Callable[[int, int], None]
@@ -460,7 +463,8 @@ def build_game(game_dir: Path, out_dir: Path, papers=PAPERS, mode: str = "duplex
                 if report.has_errors():
                     break
                 mtmp = final.with_suffix(".manifest.json.tmp")
-                mtmp.write_text(json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=False) + "\n", "utf-8")
+                mtmp.write_text(json.dumps(manifest, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n",
+                                "utf-8")
                 staged.append((mtmp, final.with_suffix(".manifest.json")))
         if report.has_errors():
             return result

@@ -115,10 +115,18 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
 
     if not MARKUP_CHARS.search(markup):
         # Plain text (most card text): words separated by spaces, one font; no tokenizer needed.
-        for word in markup.split():
-            add_text(word)
-            end_word()
-        return RichText(paragraphs, _space(family.face("regular")), " ".join(plain), icons, missing)
+        font = font_now()
+        space = _space(font)
+        words = (markup.upper() if uppercase else markup).split()
+        line = paragraphs[0][0]
+        for word in words:
+            width = _width(word, font)
+            line.append(Word([Frag("text", word, font, width)], width, space))
+        if missing_chars is not None and words:
+            lacking = missing_chars(font, "".join(words))
+            if lacking:
+                missing[font] = lacking
+        return RichText(paragraphs, _space(family.face("regular")), " ".join(words), icons, missing)
     for token in TOKEN_RE.findall(markup.strip("\n")):
         if token == "\n":
             end_word()
