@@ -65,14 +65,7 @@ class Template:
     def render(self, context: dict[str, Any]) -> str:
         if self._compiled is None:
             return self.source
-        try:
-            return self._compiled.render(context)
-        except SecurityError as exc:
-            raise TemplateFailure(f"template not allowed: {exc}") from None
-        except TemplateError as exc:
-            raise TemplateFailure(f"template error: {exc.message or exc}") from None
-        except (TypeError, ValueError, ArithmeticError, LookupError) as exc:
-            raise TemplateFailure(f"template error: {exc}") from None
+        return _run("template", lambda: self._compiled.render(context))
 
 
 class Expression:
@@ -88,14 +81,19 @@ class Expression:
             raise TemplateFailure(f"expression syntax error: {exc.message}", exc.lineno) from None
 
     def evaluate(self, context: dict[str, Any]) -> Any:
-        try:
-            return self._compiled(**context)
-        except SecurityError as exc:
-            raise TemplateFailure(f"expression not allowed: {exc}") from None
-        except TemplateError as exc:
-            raise TemplateFailure(f"expression error: {exc.message or exc}") from None
-        except (TypeError, ValueError, ArithmeticError, LookupError) as exc:
-            raise TemplateFailure(f"expression error: {exc}") from None
+        return _run("expression", lambda: self._compiled(**context))
+
+
+def _run(what: str, call) -> Any:
+    """Run content's template or expression; every failure becomes a TemplateFailure to report."""
+    try:
+        return call()
+    except SecurityError as exc:
+        raise TemplateFailure(f"{what} not allowed: {exc}") from None
+    except TemplateError as exc:
+        raise TemplateFailure(f"{what} error: {exc.message or exc}") from None
+    except (TypeError, ValueError, ArithmeticError, LookupError) as exc:
+        raise TemplateFailure(f"{what} error: {exc}") from None
 
 
 def truthy(text: str) -> bool:
