@@ -560,9 +560,7 @@ class RuleSet:
             pointer = f"/checks/{i}"
             self._rule_id(spec["id"], pointer + "/id")
             group = spec.get("group")
-            if group is not None and group not in self.groups:
-                self.problem("E-RULES-REF", f"unknown group '{group}'", pointer + "/group",
-                             help=_guess(group, self.groups) + "groups are defined under 'groups:'")
+            if not self._known_group(group, pointer + "/group"):
                 continue
             scope = spec.get("scope", "card")
             if scope == "game" and ("group" in spec or "each" in spec or "at" in spec):
@@ -655,9 +653,7 @@ class RuleSet:
             pointer = f"/references/{i}"
             self._rule_id(spec["id"], pointer + "/id")
             group = spec.get("group")
-            if group is not None and group not in self.groups:
-                self.problem("E-RULES-REF", f"unknown group '{group}'", pointer + "/group",
-                             help=_guess(group, self.groups) + "groups are defined under 'groups:'")
+            if not self._known_group(group, pointer + "/group"):
                 continue
             first = spec["field"].split(".")[0]
             fields = self._fields_of(group)
@@ -821,6 +817,14 @@ class RuleSet:
                 self._reference(i, spec, base)
         if self.data.get("glossary"):
             self._glossary(self.data["glossary"], base, complete)
+
+    def _known_group(self, group: str | None, pointer: str) -> bool:
+        """A rule's `group` must be defined (or absent); an unknown one is reported at `pointer`."""
+        if group is None or group in self.groups:
+            return True
+        self.problem("E-RULES-REF", f"unknown group '{group}'", pointer,
+                     help=_guess(group, self.groups) + "groups are defined under 'groups:'")
+        return False
 
     def _reads_other_cards(self, index: int) -> bool:
         """Whether check `index` looks beyond its own card (groups, game-wide values)."""
