@@ -14,7 +14,7 @@ Both sides read the same cards file (cards/cards.yaml in a temporary game
 folder), use the same font files (fonts/NotoSans-*.ttf, embedded as TrueType
 subsets) and draw the same 9-up grid, crop marks, page footer and 50 mm scale bar:
 
-- cardforge: cardforge.build.build_game(game_dir, out_dir, papers=("a4",),
+- cardforge: cardforge.output.build.build_game(game_dir, out_dir, papers=("a4",),
   mode="duplex"), the whole build: loading, validation, layouts, drawing,
   writing the PDF and its manifest.
 - plain: a hand-written reportlab canvas script (yaml.safe_load, simpleSplit,
@@ -139,7 +139,7 @@ def peak_rss_kb() -> int:
 def child_cardforge(game_dir: Path, out_dir: Path, kit: bool | None = None) -> dict:
     """The whole build_game call: load, validate, layouts, draw, write the PDF(s) and manifest(s)."""
     t0 = time.perf_counter()
-    from cardforge.build import build_game
+    from cardforge.output.build import build_game
     t1 = time.perf_counter()
     rss_imports = peak_rss_kb()
     extra = {} if kit is None else {"kit": kit}
@@ -308,7 +308,7 @@ def build_game_has_kit() -> bool:
     """Whether build_game takes `kit` (the whole-kit PDF, on by default); then it is also timed without."""
     import inspect
 
-    from cardforge.build import build_game
+    from cardforge.output.build import build_game
     return "kit" in inspect.signature(build_game).parameters
 
 

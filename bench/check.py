@@ -51,7 +51,7 @@ def run_cli(game: Path) -> tuple[float, int, int, int]:
 def stages(game: Path, runs: int) -> dict[str, float]:
     """Median time of each stage, in this process (imports done, caches as after one run)."""
     from cardforge import rules as rules_module
-    from cardforge.build import prepare
+    from cardforge.prepare import prepare
     from cardforge.diagnostics import ContentError, Report
     from cardforge.model import load_game
 

@@ -12,10 +12,12 @@ import time
 from pathlib import Path
 
 from . import __version__
-from .build import MODES, PAPERS, build_game, lay_out, prepare
+from .output.build import MODES, PAPERS, build_game
+from .output.pdf import lay_out
+from .prepare import prepare
 from .diagnostics import ContentError, Report
-from .model import GAME_FILE
-from .schema import SCHEMA_NAMES, builtin_schema, deck_card_schema
+from .frontend.model import GAME_FILE
+from .frontend.schema import SCHEMA_NAMES, builtin_schema, deck_card_schema
 
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
 
@@ -66,7 +68,7 @@ class ProgressBar:
 
 def cmd_check(args) -> int:
     combined = Report()
-    if args.printed:  # the data as it is now against earlier builds (cardforge/verify.py)
+    if args.printed:  # the data as it is now against earlier builds (cardforge/verify/)
         from .verify import PrintedUsageError, check_printed
         try:
             check_printed(args.printed, _games(args.games) if args.games else [], args.layouts, combined)
@@ -114,7 +116,7 @@ def cmd_schema(args) -> int:
     if args.game:
         report = Report()
         try:
-            from .model import load_game
+            from .frontend.model import load_game
             game = load_game(Path(args.game), report)
         except ContentError:
             _emit(report, "text")

@@ -26,7 +26,7 @@ import pytest
 import yaml
 
 from cardforge import diagnostics
-from cardforge.build import prepare
+from cardforge.prepare import prepare
 from cardforge.cli import main
 from cardforge.diagnostics import Report
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from cardforge.diagnostics import Report
-from cardforge.load import MAX_NODES, load_yaml
+from cardforge.frontend.load import MAX_NODES, load_yaml
 
 
 def load(tmp_path: Path, text: str | bytes, name: str = "doc.yaml"):

@@ -1,4 +1,4 @@
-"""The rules engine (cardforge/rules.py, expressions.py) and Bomber Boys' rules (content/bomber-boys/rules.yaml).
+"""The rules engine (cardforge/rules/) and Bomber Boys' rules (content/bomber-boys/rules.yaml).
 
 Every rule is tested the same way: copy content/bomber-boys to tmp_path, change one value the way a
 designer might, run `cardforge check` and assert the exact `path:line:col: severity[RULE-ID]: message`
@@ -17,7 +17,7 @@ import yaml
 
 from cardforge.cli import main
 from cardforge.diagnostics import Report
-from cardforge.expressions import Expr, ExpressionError, MessageTemplate, marked_terms
+from cardforge.rules.expressions import Expr, ExpressionError, MessageTemplate, marked_terms
 
 REPO = Path(__file__).resolve().parent.parent
 BOMBER = REPO / "content" / "bomber-boys"
@@ -499,7 +499,7 @@ def test_expressions_are_sandboxed():
     with pytest.raises(ExpressionError):
         Expr("cards.append(1)")({"cards": []})
     with pytest.raises(ExpressionError):
-        Expr("range(10 ** 9) | list")(dict(__import__("cardforge.expressions").expressions.HELPERS))
+        Expr("range(10 ** 9) | list")(dict(__import__("cardforge.rules.expressions").rules.expressions.HELPERS))
     with pytest.raises(ExpressionError):
         Expr("'x' * 10 ** 9")({})
     with pytest.raises(ExpressionError):
@@ -508,7 +508,7 @@ def test_expressions_are_sandboxed():
 
 
 def test_helpers():
-    from cardforge.expressions import HELPERS
+    from cardforge.rules.expressions import HELPERS
     ctx = dict(HELPERS, cards=[{"id": "a", "n": 2, "tags": ["x"], "sub": {"k": 1}},
                                {"id": "b", "n": 3, "tags": ["y"], "sub": {"k": 2}}])
     assert Expr("count(cards)")(ctx) == 2
@@ -525,7 +525,7 @@ def test_helpers():
 
 
 def test_derived_fields_reach_the_cards_and_layouts():
-    from cardforge.build import prepare
+    from cardforge.prepare import prepare
     prep = prepare(BOMBER, Report())
     cards = {card.id: card for card in prep.game.cards()}
     assert cards["bombardier"].data["gun"]["name"] == "Nose Gun"

@@ -1,7 +1,7 @@
 """Templates from content run sandboxed: no internals, no mutation, no memory bombs."""
 import pytest
 
-from cardforge.templates import Template, TemplateFailure
+from cardforge.layout.templates import Template, TemplateFailure
 
 
 @pytest.mark.parametrize("source, message", [

@@ -7,8 +7,8 @@ import pdfplumber
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from cardforge import text as richtext
-from cardforge.fonts import builtin_fonts
+from cardforge.layout import text as richtext
+from cardforge.layout.fonts import builtin_fonts
 from conftest import GAME_YAML, MM, cardforge, chars_in_box, load_manifest, make_game, squash, text_in_box
 
 ICONS = {"star", "d6-3"}

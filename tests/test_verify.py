@@ -1,4 +1,4 @@
-"""Printed-output check (cardforge/verify.py): a built PDF against its manifest and the data.
+"""Printed-output check (cardforge/verify/): a built PDF against its manifest and the data.
 
 The module builds a copy of Bomber Boys once; each test then edits its own copy of the data (or of the
 PDF and manifest) and runs `cardforge check --printed OLD.pdf`, in this process.
@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from cardforge.build import build_game, prepare
+from cardforge.output.build import build_game
+from cardforge.prepare import prepare
 from cardforge.cli import main
 from cardforge.diagnostics import Report
 
@@ -231,7 +232,7 @@ def test_the_game_is_found_from_the_manifest(work, capsys, monkeypatch):
 
 def test_build_fails_when_its_pdf_does_not_show_the_data(tmp_path, capsys, monkeypatch):
     """A renderer that forgets some icons: the PDF no longer matches its manifest, and the build says so."""
-    from cardforge import icons
+    from cardforge.layout import icons
     original = icons.IconPainter.draw
 
     def forgetful(self, name, *args, **kwargs):
@@ -262,8 +263,8 @@ def test_verification_is_fast(built):
 
 def test_words_are_read_as_the_renderer_parses_them():
     """verify's quick tokenizer gives the words text.parse gives, for every text of Bomber Boys."""
-    from cardforge import text as richtext
-    from cardforge.verify import FaceEvaluator, plain_words
+    from cardforge.layout import text as richtext
+    from cardforge.render.evaluate import FaceEvaluator, plain_words
     prep = prepare(BOMBER, Report())
     evaluator = FaceEvaluator(prep.game, prep.fonts, prep.icons)
     family = prep.fonts.family("sans")

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import ContentError, Position, Report
+from ..diagnostics import ContentError, Position, Report
 from .load import Document, load_yaml, pointer_join
 from .schema import builtin_schema, check_field_schemas, deck_card_schema, validate, validator
-from .units import CARD_SIZES, MM, length
+from ..units import CARD_SIZES, MM, length
 
 GAME_FILE = "game.yaml"
 DEFAULT_BLEED = "3mm"

@@ -18,15 +18,15 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from .diagnostics import Report
+from ..diagnostics import Report
 from .load import Document, pointer_join
 
-SCHEMA_NAMES = ("game", "cards", "layout", "rules")  # rules: a game's rules.yaml (cardforge/rules.py)
+SCHEMA_NAMES = ("game", "cards", "layout", "rules")  # rules: a game's rules.yaml (cardforge/rules/)
 
 
 @lru_cache(maxsize=None)
 def builtin_schema(name: str) -> dict:
-    text = resources.files("cardforge.schemas").joinpath(f"{name}.schema.json").read_text("utf-8")
+    text = resources.files("cardforge.frontend.schemas").joinpath(f"{name}.schema.json").read_text("utf-8")
     return json.loads(text)
 
 

@@ -14,7 +14,7 @@ import yaml
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont, TTFError
 
-FONTS_DIR = Path(__file__).resolve().parent.parent / "fonts"
+FONTS_DIR = Path(__file__).resolve().parents[2] / "fonts"
 STYLES = ("regular", "bold", "italic", "bold_italic")
 _FALLBACK = {"bold_italic": ("bold_italic", "bold", "italic", "regular"),
              "bold": ("bold", "regular"), "italic": ("italic", "regular"), "regular": ("regular",)}

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from .diagnostics import Position, Report
+from ..diagnostics import Position, Report
 
 # libyaml's safe loader when PyYAML was built with it (20x faster); its nodes carry the same marks.
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from ..units import mm
 from .fonts import Family
-from .units import mm
 
 _SPACES: dict[str, float] = {}
 _WIDTHS: dict[tuple[str, str], float] = {}
@@ -320,3 +320,13 @@ def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: fl
         # The icon's em box sits like a capital letter with a small descent, so it reads inline.
         icon_painter.draw(name, ix, base - 0.16 * size, size * ICON_WIDTH, size, icon_color)
     return printed
+
+
+ICON_RE = re.compile(r"(?<!\\):([a-z][a-z0-9-]*):")
+
+
+def icon_names(text, prefix: str = "") -> list[str]:
+    """The names of the :icon: tokens in a text (escaped ones excepted)."""
+    if not isinstance(text, str):
+        return []
+    return [name for name in ICON_RE.findall(text) if name.startswith(prefix)]

@@ -34,7 +34,8 @@ from typing import Any, Callable
 from jinja2 import StrictUndefined, TemplateSyntaxError, nodes
 from jinja2.exceptions import SecurityError, TemplateError
 from jinja2.parser import Parser
-from .templates import Sandbox
+from ..layout.templates import Sandbox
+from ..layout.text import icon_names
 
 MAX_RANGE = 10_000
 
@@ -181,15 +182,6 @@ def marked_terms(text: Any) -> list[dict[str, str]]:
         after = word.group(0).lower() if word and not tail[:1].isalnum() else ""
         out.append({"term": term, "after": after})
     return out
-
-
-ICON_RE = re.compile(r"(?<!\\):([a-z][a-z0-9-]*):")
-
-
-def icon_names(text: Any, prefix: str = "") -> list[str]:
-    if not isinstance(text, str):
-        return []
-    return [name for name in ICON_RE.findall(text) if name.startswith(prefix)]
 
 
 def _range(*args):

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Position, Report
-from .load import Document, load_yaml, pointer_join
-from .model import safe_path, size_points
-from .schema import builtin_schema, validate
+from ..diagnostics import Position, Report
+from ..frontend.load import Document, load_yaml, pointer_join
+from ..frontend.model import safe_path, size_points
+from ..frontend.schema import builtin_schema, validate
 from .templates import Template, TemplateFailure
-from .units import length
+from ..units import length
 
 TEMPLATED = ("text", "when", "icon", "empty_icon", "count", "total", "accent", "accent_color", "src", "fill", "stroke",
              "color")

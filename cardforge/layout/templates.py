@@ -109,3 +109,6 @@ def _roman(n: int) -> str:
         while n >= value:
             out, n = out + letters, n - value
     return out
+def parse(source: str):
+    """The template syntax tree (to find the fields a template reads), from the same sandbox."""
+    return _env.parse(source)

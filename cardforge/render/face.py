@@ -13,15 +13,15 @@ from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
 
-from . import text as richtext
-from .diagnostics import Report, display_path
-from .fonts import FontBook
-from .icons import IconLibrary, IconPainter
-from .layout import Frame, Layout
-from .impose import shape_path, track_cells
-from .model import Board, Card, Game, safe_path
-from .templates import Expression, Template, TemplateFailure, truthy
-from .units import length as _length, mm
+from ..layout import text as richtext
+from ..diagnostics import Report, display_path
+from ..layout.fonts import FontBook
+from ..layout.icons import IconLibrary, IconPainter
+from ..layout.layouts import Frame, Layout
+from ..geometry import shape_path, track_cells
+from ..frontend.model import Board, Card, Game, safe_path
+from ..layout.templates import Expression, Template, TemplateFailure, truthy
+from ..units import length as _length, mm
 
 BASIC_COLORS = {"black": "#000000", "white": "#ffffff", "red": "#b3261e", "blue": "#1f4e8c",
                 "green": "#2e7d32", "yellow": "#f2c230", "grey": "#808080", "gray": "#808080",

@@ -1,0 +1,113 @@
+"""The PDF writer: draws planned pages into one PDF (or onto a null canvas for `check`), with
+the page furniture (footer, scale bar), and collects the manifest of what was drawn where."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from reportlab import rl_config
+from reportlab.pdfgen.canvas import Canvas
+
+from ..diagnostics import Report
+from ..layout.layouts import Layout
+from ..prepare import Prepared
+from ..render.face import CardRenderer
+from ..units import MM, mm
+from .pages import Page, plan_sections
+
+# Compressed streams stay binary: ASCII85 would make every page a quarter larger and slower to write.
+rl_config.useA85 = 0
+Progress = Callable[[int, int], None]
+
+
+class Writer:
+    """Draws planned pages into one PDF and collects its manifest."""
+
+    def __init__(self, prep: Prepared, target: Path | None, title: str, report: Report, progress: Progress | None,
+                 total_faces: int):
+        self.prep, self.report, self.progress, self.total = prep, report, progress, total_faces
+        game = prep.game
+        for family in ("sans", "display"):  # the canvas's initial font, page furniture and cover
+            prep.fonts.family(family)
+        self.canvas = NullCanvas() if target is None else Canvas(
+            str(target), invariant=1, pageCompression=1, initialFontName="sans-regular", initialFontSize=9)
+        self.canvas.setTitle(title)
+        self.canvas.setAuthor(game.data.get("designer", ""))
+        self.canvas.setCreator("cardforge")
+        self.canvas.setProducer("cardforge")
+        self.renderer = CardRenderer(self.canvas, game, prep.fonts, prep.icons, report)
+        self.manifest: dict = {"game": game.id, "title": title, "units": "mm, origin at the page's lower left",
+                               "pages": [], "cards": [], "tokens": [], "boards": [], "references": []}
+        self.done = 0
+
+    def write(self, pages: list[Page]) -> dict:
+        for number, page in enumerate(pages, start=1):
+            if number > 1:
+                self.canvas.showPage()
+            self.canvas.setPageSize((page.width, page.height))
+            entry = {"page": number, "size": [round(mm(page.width), 2), round(mm(page.height), 2)],
+                     "section": page.section, "content": page.label}
+            self.manifest["pages"].append(entry)
+            page.draw(self, number)
+            entry["scale_bar"] = _furniture(self.canvas, page, number, self.prep.game.name)
+        if not self.report.has_errors():
+            self.canvas.save()
+        return self.manifest
+
+
+    def face(self, section: str, layout: Layout, piece, side: str, copy: int, x: float, y: float, bleed: float,
+             page: int, shape: str = "rect", **extra) -> None:
+        frames = self.renderer.draw(layout, piece, side, copy, x, y, bleed, shape)
+        record = {"page": page, "side": side, "layout": layout.name, "copy": copy,
+                  "trim": [round(mm(v), 3) for v in (x, y, layout.width, layout.height)],
+                  "bleed": round(mm(bleed), 3), "frames": frames}
+        key = "board" if section in ("boards", "references") else "card"
+        record[key] = piece.id
+        if key == "card":
+            record["deck"] = piece.deck.id
+        record.update(extra)
+        self.manifest[section].append(record)
+        self.done += 1
+        if self.progress:
+            self.progress(self.done, self.total)
+
+
+class NullCanvas:
+    """A canvas that draws nothing: `check` lays every page out (fitting text, tables, tracks)
+    to find what only drawing would find, without the cost of producing a PDF."""
+
+    def __getattr__(self, name):
+        return self
+
+    def __call__(self, *args, **kwargs):
+        return self
+
+
+def lay_out(prep: Prepared, report: Report, paper: str = "a4", mode: str = "duplex") -> None:
+    """Every page laid out without output, so that `check` reports what `build` would."""
+    pages = [page for _, section in plan_sections(prep, paper, mode, report) for page in section]
+    if not report.has_errors():
+        Writer(prep, None, "check", report, None, 0).write(pages)
+
+
+def _furniture(canvas, page: Page, number: int, game_name: str) -> list[float] | None:
+    """Footer on every page: what it is, the page number, and a 50 mm bar to check the print scale."""
+    canvas.saveState()
+    canvas.setFont("sans-regular", 6)
+    canvas.setFillColorRGB(0.35, 0.35, 0.35)
+    canvas.drawRightString(page.width - 8 * MM, 2.6 * MM,
+                           f"{game_name} · {page.label} · page {number} · print at 100% / actual size")
+    bar = None
+    if page.scale_bar:
+        x0, y0 = 8 * MM, 3.2 * MM
+        canvas.setStrokeColorRGB(0, 0, 0)
+        canvas.setLineWidth(0.5)
+        canvas.line(x0, y0, x0 + 50 * MM, y0)
+        for i in range(6):
+            tick = 1.2 * MM if i in (0, 5) else 0.7 * MM
+            canvas.line(x0 + i * 10 * MM, y0, x0 + i * 10 * MM, y0 + tick)
+        canvas.setFont("sans-regular", 5.5)
+        canvas.drawString(x0 + 51 * MM, y0 - 0.6 * MM, "50 mm")
+        bar = [round(mm(x0), 3), round(mm(y0), 3), round(mm(x0 + 50 * MM), 3)]
+    canvas.restoreState()
+    return bar

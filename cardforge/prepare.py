@@ -1,0 +1,107 @@
+"""The front end as one call: load, validate, model, fonts, layouts and rules.
+
+`prepare` returns a game ready to draw, or raises ContentError with every problem found in the
+report.  `check`, `build` and `check --printed` all start here."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .diagnostics import ContentError, Position, Report
+from .frontend.model import Card, Game, load_game, safe_path
+from .layout.fonts import FontError, fonts_for_game
+from .layout.icons import IconLibrary
+from .layout.layouts import Layout, LayoutSet
+from .rules import check_game
+
+
+@dataclass
+class Prepared:
+    """A game ready to draw: its model and every layout it uses, resolved once."""
+    game: Game
+    layouts: LayoutSet
+    fonts: object
+    icons: IconLibrary
+    faces: dict[tuple[str, str], Layout | None]  # (card id, side) -> layout
+    boards: dict[str, Layout | None]  # board or reference sheet id -> layout
+
+
+def layout_roots(game_dir: Path, game_id: str, layouts_dir: Path | None) -> list[Path]:
+    """Where a game's layouts are found: its own layouts/, then the shared library's folders."""
+    game_dir = Path(game_dir)
+    if layouts_dir is None:
+        guess = game_dir.resolve().parent.parent / "layouts"  # content/<game> beside layouts/
+        layouts_dir = guess if guess.is_dir() else None
+    roots = [game_dir / "layouts"]
+    if layouts_dir is not None:
+        roots += [Path(layouts_dir) / game_id, Path(layouts_dir) / "common"]
+    return roots
+
+
+def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None) -> Prepared:
+    """Front end: load and check everything that can be checked before drawing. Raises ContentError."""
+    game = load_game(game_dir, report)
+    try:
+        extra = {}
+        for family, files in game.data.get("fonts", {}).items():
+            paths = {}
+            for style, rel in files.items():
+                path = safe_path(game.root, rel)
+                if path is None or not path.is_file():
+                    report.error("E-MISSING-FILE", f"font file '{rel}' does not exist in the game folder",
+                                 game.doc.pos(f"/fonts/{family}/{style}"))
+                else:
+                    paths[style] = path
+            if "regular" in paths:
+                extra[family] = paths
+        fonts = fonts_for_game(game.id, extra)
+    except FontError as exc:
+        report.error("E-FONT", str(exc), game.doc.pos("/fonts"))
+        raise ContentError(report) from None
+    _check_page_text(game, fonts, report)
+    roots = layout_roots(game_dir, game.id, layouts_dir)
+    layouts = LayoutSet(roots, report)
+    icons = IconLibrary([game.root / "icons"] + [r / "icons" for r in roots[1:]])
+    faces: dict[tuple[str, str], Layout | None] = {}
+    for deck in game.decks:  # a deck's layouts are checked even when its card files failed
+        for side, name in (("front", deck.front), ("back", deck.back)):
+            if name is not None:
+                layouts.get(name, deck.width, deck.height, game.doc.pos(f"{deck.pointer}/{side}"))
+    for card in game.cards():
+        for side, name in (("front", card.front), ("back", card.back)):
+            if name is None:
+                continue
+            faces[(card.id, side)] = layouts.get(name, card.deck.width, card.deck.height, _used_at(game, card, side))
+    boards = {board.id: layouts.get(board.layout, board.width, board.height, board.pos("layout"))
+              for board in game.boards}
+    check_game(game, report, layouts=layouts, icons=icons, faces=faces, boards=boards, fonts=fonts)
+    if report.has_errors():
+        raise ContentError(report)
+    return Prepared(game, layouts, fonts, icons, faces, boards)
+
+
+def _check_page_text(game: Game, fonts, report: Report) -> None:
+    """Names printed on the cover and in footers must have glyphs too: no empty boxes anywhere."""
+    sans, display = fonts.family("sans"), fonts.family("display")
+    texts = [("/name", game.name, display.face("bold")), ("/name", game.name, sans.face("regular"))]
+    for key in ("subtitle", "designer"):
+        if game.data.get(key):
+            texts.append((f"/{key}", str(game.data[key]), sans.face("regular")))
+    texts += [(f"/credits/{i}", line, sans.face("regular")) for i, line in enumerate(game.data.get("credits", []))]
+    for item in game.decks + game.boards:
+        texts.append((f"{item.pointer}/name", item.name, sans.face("regular")))
+    reported = set()
+    for pointer, text, font in texts:
+        missing = [ch for ch in fonts.missing_chars(font, text) if (pointer, ch) not in reported]
+        if missing:
+            reported.update((pointer, ch) for ch in missing)
+            shown = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
+            report.error("E-GLYPH", f"font '{font}' has no glyph for {shown}, printed on the cover and page footers",
+                         game.doc.pos(pointer), help="replace the character")
+
+
+def _used_at(game: Game, card: Card, side: str) -> Position:
+    """The place that chose this layout: the card's own key, or its deck's."""
+    if side in card.doc.data["cards"][int(card.pointer.rsplit("/", 1)[1])]:
+        return card.pos(side)
+    return game.doc.pos(f"{card.deck.pointer}/{side}")

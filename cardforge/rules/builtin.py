@@ -1,0 +1,182 @@
+"""Checks every game gets: quantities, assets resolving in the game folder, unused layouts,
+icons and files."""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..diagnostics import Position, Report, display_path
+from ..frontend.model import Card, Game, safe_path
+from ..render.evaluate import FaceEvaluator
+from ..layout.text import icon_names
+from .positions import piece_pos, card_pos, refine
+
+RULES_FILE = "rules.yaml"  # the game's own rules (see check.py)
+KEEP_FILES = re.compile(r"^(readme|credits|licen[cs]e|copying|notice|authors)([._-].*)?$", re.I)
+
+
+@dataclass
+class AssetUse:
+    icons: set[str] = field(default_factory=set)  # icon names drawn by some face
+    images: set[Path] = field(default_factory=set)
+
+
+def check_assets(game: Game, report: Report, icons, fonts, faces: dict, boards: dict) -> AssetUse:
+    """Every icon, image and inline :symbol: of every face resolves inside the game folder."""
+    used = AssetUse()
+    evaluator = FaceEvaluator(game, fonts, icons)
+    pieces = [(card, side, faces.get((card.id, side))) for card in game.cards() for side in ("front", "back")
+              if (card.id, side) in faces]
+    pieces += [(board, "front", boards.get(board.id)) for board in game.boards]
+    for piece, side, layout in pieces:
+        if layout is None:
+            continue
+        what = "card" if isinstance(piece, Card) else "board"
+        for frame in evaluator.frames(layout, piece, side, 1, text=False):
+            if frame.error is not None:
+                continue  # a template that fails is reported by the renderer, with what it was drawing
+            # The same diagnostics as the renderer's, so that `check` finds what `build` would.
+            where = f"{what} '{piece.id}' ({side}), frame '{frame.name}' of layout '{layout.name}'"
+            at = piece.pos()
+            for name in frame.icon_names:
+                if name in icons:
+                    used.icons.add(name)
+                else:
+                    guess = icons.suggest(name)
+                    report.error("E-UNKNOWN-ICON", f"{where}: unknown icon '{name}'", at, card=piece.id,
+                                 help=f"did you mean '{guess}'?" if guess else
+                                 "put an SVG file of that name in the game's icons/ folder")
+            for name in frame.symbols:
+                if name in icons:
+                    used.icons.add(name)
+                else:
+                    guess = icons.suggest(name)
+                    report.error("E-UNKNOWN-SYMBOL", f"{where}: ':{name}:' is not an icon, so it would be "
+                                 "printed as text", refine(piece_pos(piece, frame.fields), f":{name}:"),
+                                 card=piece.id, help=(f"did you mean ':{guess}:'? " if guess else "") +
+                                 "write \\: for a literal colon, or add icons/" + name + ".svg")
+            if frame.image is not None:
+                path = safe_path(game.root, frame.image)
+                if path is None:
+                    report.error("E-PATH", f"{where}: image '{frame.image}' is outside the game folder", at,
+                                 card=piece.id, help="images must lie inside the game folder")
+                elif not path.is_file():
+                    report.error("E-MISSING-IMAGE", f"{where}: image '{frame.image}' does not exist", at,
+                                 card=piece.id, help=f"add the file at {Path(game.root.name) / frame.image}, "
+                                 "or fix the name")
+                else:
+                    used.images.add(path)
+    folder = game.root / "icons"
+    if folder.is_dir():
+        root = game.root.resolve()
+        for svg in sorted(folder.glob("*.svg")):
+            try:
+                svg.resolve().relative_to(root)
+            except ValueError:
+                report.error("E-PATH", f"icon '{svg.name}' links to a file outside the game folder",
+                             Position(game.doc.path, 1, 1), help="copy the icon into the game's icons/ folder")
+    return used
+
+
+def check_quantities(game: Game, report: Report) -> None:
+    for card in game.cards():
+        if card.quantity == 0:
+            report.warning("W-QUANTITY", f"card '{card.id}' has quantity 0, so it is never printed",
+                           card_pos(card, "quantity"), card=card.id,
+                           help="remove the card, or give it the number of copies to print")
+
+
+def check_unused_layouts(game: Game, report: Report, layouts) -> None:
+    """Layout files of this game (its layouts/ and layouts/<game>/) that nothing uses."""
+    loaded = {doc.path.resolve() for doc in layouts.loaded.values() if doc is not None}
+    loaded |= {path.resolve() for layout in layouts.resolved.values() if layout is not None for path in layout.files}
+    own_roots = [root for root in layouts.roots if root.name != "common"]
+    for root in own_roots:
+        for path in sorted(root.rglob("*.yaml")):
+            if path.resolve() not in loaded:
+                name = path.relative_to(root).with_suffix("").as_posix()
+                report.warning("W-UNUSED-LAYOUT", f"layout '{name}' is not used by any deck, card or board",
+                               Position(path, 1, 1),
+                               help="use it as a deck's front or back (or a card's), extend it, or delete it")
+
+
+def icons_named_in_layouts(layouts) -> set[str]:
+    """Icon names a used layout names (a fallback such as card.art or 'wrench'), drawn or not."""
+    names: set[str] = set()
+    for layout in layouts.resolved.values():
+        if layout is None:
+            continue
+        for frame in layout.frames:
+            for key in ("icon", "empty_icon", "text"):
+                value = frame.props.get(key)
+                if not isinstance(value, str):
+                    continue
+                names.update(re.findall(r"['\"]([a-z][a-z0-9-]*)['\"]", value))
+                names.update(icon_names(value))
+                if key != "text":
+                    names.add(value.strip())
+    return names
+
+
+def check_unused_icons(game: Game, report: Report, used: AssetUse) -> None:
+    folder = game.root / "icons"
+    if not folder.is_dir():
+        return
+    unused = [svg.name for svg in sorted(folder.glob("*.svg")) if svg.stem not in used.icons]
+    if unused:
+        report.warning("W-UNUSED-ICON", f"{len(unused)} icon(s) in icons/ are not drawn on any face nor named "
+                       "in a layout: "
+                       + ", ".join(unused), Position(game.doc.path, 1, 1),
+                       help="use them in a layout or a card's text (:name:), or delete them")
+
+
+def check_files(game: Game, report: Report, used: AssetUse) -> None:
+    """Every file of the game folder is loaded, used, or reported here."""
+    known = {doc.path.resolve() for doc in game.documents} | {p.resolve() for p in used.images}
+    known.add((game.root / RULES_FILE).resolve())
+    for files in game.data.get("fonts", {}).values():
+        for rel in files.values():
+            path = safe_path(game.root, rel)
+            if path is not None:
+                known.add(path)
+    ignored: list[Path] = []
+    for folder, dirs, files in os.walk(game.root):
+        dirs[:] = sorted(d for d in dirs if d not in (".git", "__pycache__"))
+        here = Path(folder)
+        for name in sorted(files):
+            path = here / name
+            rel = path.relative_to(game.root)
+            if path.resolve() in known or KEEP_FILES.match(name):
+                continue
+            if rel.parts[0] == "icons" and path.suffix.lower() == ".svg":
+                continue  # an icon; unused ones are W-UNUSED-ICON
+            if rel.parts[0] == "layouts" and path.suffix.lower() in (".yaml", ".yml"):
+                continue  # a layout; unused ones are W-UNUSED-LAYOUT
+            ignored.append(rel)
+    for rel in ignored:
+        path = game.root / rel
+        if path.suffix.lower() in (".yaml", ".yml"):
+            why = "it is not a card file of any deck, nor rules.yaml, nor a layout"
+            help_ = "to load its cards, add it to a deck's 'cards' in game.yaml; otherwise delete it"
+        elif path.suffix.lower() == ".svg" and rel.parts[0] != "icons":
+            why = "icons are read from icons/ only"
+            help_ = "move it to icons/ to use it as an icon, or delete it"
+        else:
+            why = "no layout draws it and game.yaml does not name it"
+            help_ = "use it (an image in a layout, a font in game.yaml) or delete it"
+        text_file = _is_text(path)
+        where = Position(path, 1, 1) if text_file else None
+        report.warning("W-IGNORED-FILE", ("this file is ignored: " if text_file else
+                                          f"{display_path(path, None)} is ignored: ") + why, where, help=help_)
+
+
+def _is_text(path: Path) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4096)
+        head.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return b"\0" not in head

@@ -1,0 +1,80 @@
+"""The rules stage's entry point: the game's rules.yaml and the checks every game gets."""
+from __future__ import annotations
+
+from ..diagnostics import Report
+from ..frontend.load import load_yaml
+from ..frontend.model import Game, safe_path
+from ..frontend.schema import builtin_schema, validate
+from .builtin import AssetUse, check_assets, check_files, check_quantities, check_unused_icons, check_unused_layouts, icons_named_in_layouts
+from .builtin import RULES_FILE
+from .run import RuleSet
+
+
+def check_game(game: Game, report: Report, *, layouts=None, icons=None, faces=None, boards=None,
+               fonts=None) -> None:
+    """All checks beyond the schemas. Problems go to `report`; derived fields are added to the cards."""
+    complete = _complete(game)
+    # With a deck of game.yaml left out (game.yaml has errors), the rules file would be checked
+    # against the wrong decks: then it is only validated, and its rules wait for a clean game.yaml.
+    rules = load_rules(game, report, compile=_decks_defined(game))
+    if rules is not None:
+        rules.derive(report)
+    used = AssetUse()
+    if icons is not None and faces is not None:
+        used = check_assets(game, report, icons, fonts, faces, boards or {})
+    check_quantities(game, report)
+    # Unused layouts, icons and files: only for a game that loaded cleanly, where "unused" means it.
+    if complete and not report.has_errors():
+        if layouts is not None:
+            check_unused_layouts(game, report, layouts)
+        if icons is not None:
+            if layouts is not None:
+                used.icons |= icons_named_in_layouts(layouts)
+            check_unused_icons(game, report, used)
+        check_files(game, report, used)
+    if rules is not None:
+        rules.run(report, complete)
+
+
+def _decks_defined(game: Game) -> bool:
+    data = game.data if isinstance(game.data, dict) else {}
+    declared = [d for key in ("decks", "tokens") for d in (data.get(key) or [])]
+    return len(declared) == len(game.decks)
+
+
+def _complete(game: Game) -> bool:
+    """False when a card file (or game.yaml) failed to load: rules over groups of cards would only
+    repeat that error, or report cards as missing that are merely unreadable."""
+    loaded = {doc.path.resolve(): doc for doc in game.documents}
+    with_cards = {card.doc.path.resolve() for card in game.cards()}
+    data = game.data if isinstance(game.data, dict) else {}
+    decks = [d for key in ("decks", "tokens") for d in (data.get(key) or [])]
+    if not _decks_defined(game):
+        return False  # a deck game.yaml describes wrongly was left out
+    for deck_data in decks:
+        files = deck_data.get("cards", []) if isinstance(deck_data, dict) else None
+        files = [files] if isinstance(files, str) else files
+        if not isinstance(files, list):
+            return False
+        for rel in files:
+            path = safe_path(game.root, rel) if isinstance(rel, str) else None
+            doc = loaded.get(path) if path is not None else None
+            if doc is None:
+                return False
+            if isinstance(doc.data, dict) and doc.data.get("cards") and path not in with_cards:
+                return False
+    return True
+
+
+def load_rules(game: Game, report: Report, compile: bool = True) -> RuleSet | None:
+    """The game's rules.yaml, validated and compiled; None when it is missing or unusable."""
+    path = game.root / RULES_FILE
+    if not path.is_file():
+        return None
+    doc = load_yaml(path, report)
+    if doc is None:
+        return None
+    if not validate(doc, builtin_schema("rules"), report) or not compile:
+        return None
+    rules = RuleSet(game, doc, report)
+    return rules if rules.ok else None

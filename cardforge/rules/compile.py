@@ -1,0 +1,378 @@
+"""The rules file checked and compiled: every name, field, group and card it uses must exist;
+a mistake is reported at its line and column in rules.yaml before any rule runs."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import Report
+from ..frontend.load import Document, pointer_join
+from ..frontend.model import Card, Game
+from .expressions import HELPERS, Expr, ExpressionError, MessageTemplate
+from .positions import _guess, refine
+
+COMMON_FIELDS = ("id", "quantity", "authored", "note")
+RESERVED_PREFIXES = ("E-", "W-")
+
+
+class RulesProblem(Exception):
+    pass
+
+
+@dataclass
+class Compiled:
+    expr: Expr
+    pointer: str  # where it is in rules.yaml
+
+
+@dataclass
+class Group:
+    name: str
+    decks: list[str]
+    where: Compiled | None
+    members: list[dict] = field(default_factory=list)  # card views
+
+
+class RuleCompiler:
+    """A loaded rules file, statically checked and compiled (see run.RuleSet for running it)."""
+
+    def __init__(self, game: Game, doc: Document, report: Report):
+        self.game, self.doc, self.report = game, doc, report
+        self.data: dict = doc.data
+        self.ok = True
+        self.cards: list[Card] = game.cards()
+        self.by_id = {card.id: card for card in self.cards}
+        self.deck_fields = {deck.id: set(deck.fields) | set(COMMON_FIELDS) for deck in game.decks}
+        self.all_fields = set().union(*self.deck_fields.values()) if self.deck_fields else set(COMMON_FIELDS)
+        self.groups: dict[str, Group] = {}
+        self.value_names: list[str] = []
+        self.derived_names: set[str] = set()
+        self.values: dict[str, Any] = {}
+        self.views: dict[str, dict] = {}
+        self.compiled: dict[str, Compiled | MessageTemplate] = {}
+        self._reported: set[tuple] = set()
+        self._failed: set[str] = set()
+        self._ids: dict[str, str] = {}
+        self._compile_all()
+
+    # -- static checks of the rules file --------------------------------------------------
+
+    def problem(self, code: str, message: str, pointer: str, needle: str | None = None, key: bool = False,
+                help: str | None = None) -> None:
+        self.ok = False
+        pos = refine(self.doc.pos(pointer, key=key), needle)
+        if (code, pos, message) in self._reported:
+            return
+        self._reported.add((code, pos, message))
+        self.report.error(code, message, pos, help=help, pointer=pointer)
+
+    def _rule_id(self, rule_id: str, pointer: str) -> None:
+        if rule_id.startswith(RESERVED_PREFIXES):
+            self.problem("E-RULES-ID", f"rule id '{rule_id}' starts with a prefix cardforge reserves "
+                         "for its own diagnostics", pointer, help="start it with the game's initials, e.g. BB-")
+        elif rule_id in self._ids:
+            self.problem("E-RULES-ID", f"rule id '{rule_id}' is already used (line {self._ids[rule_id]})", pointer,
+                         help="give every rule its own id")
+        else:
+            self._ids[rule_id] = str(self.doc.pos(pointer).line)
+
+    def _decks_of(self, group: str | None) -> list[str]:
+        if group is None or group not in self.groups:
+            return [deck.id for deck in self.game.decks]
+        return self.groups[group].decks
+
+    def _fields_of(self, group: str | None, derived: bool = True) -> set[str]:
+        fields = set(COMMON_FIELDS)
+        for deck in self._decks_of(group):
+            fields |= self.deck_fields.get(deck, set())
+        if derived:
+            fields |= self.derived_for(group)
+        return fields
+
+    def derived_for(self, group: str | None) -> set[str]:
+        decks = set(self._decks_of(group))
+        return {name for name, gdecks in self._derived_decks.items() if decks & gdecks}
+
+    def expr(self, pointer: str, names: set[str], card_groups: dict[str, str | None],
+             derived: bool = True) -> Compiled | None:
+        """Compile the expression at `pointer` and check the names, fields and groups it uses."""
+        source = self._at(pointer)
+        if not isinstance(source, str):
+            return None
+        try:
+            expr = Expr(source)
+        except ExpressionError as exc:
+            self.problem("E-RULES-EXPR", exc.message, pointer,
+                         help="expressions are Jinja2 expressions, e.g. card.kind == 'item' and card.cost > 2")
+            return None
+        self._check_usage(expr.usage, pointer, names, card_groups, derived)
+        return Compiled(expr, pointer)
+
+    def template(self, pointer: str, names: set[str], card_groups: dict[str, str | None]) -> MessageTemplate | None:
+        source = self._at(pointer)
+        if not isinstance(source, str):
+            return None
+        try:
+            tpl = MessageTemplate(source)
+        except ExpressionError as exc:
+            self.problem("E-RULES-EXPR", exc.message, pointer, help="write values as {{ card.title }}")
+            return None
+        self._check_usage(tpl.usage, pointer, names | {"value", "loop"}, card_groups, True)
+        return tpl
+
+    def _at(self, pointer: str) -> Any:
+        value: Any = self.data
+        for part in pointer.strip("/").split("/"):
+            part = part.replace("~1", "/").replace("~0", "~")
+            if isinstance(value, list):
+                value = value[int(part)]
+            elif isinstance(value, dict):
+                value = value.get(part)
+            else:
+                return None
+        return value
+
+    def _check_usage(self, usage, pointer: str, names: set[str], card_groups: dict[str, str | None],
+                     derived: bool) -> None:
+        allowed = names | set(HELPERS)
+        for name in sorted(usage.names - allowed):
+            self.problem("E-RULES-REF", f"unknown name '{name}'", pointer, needle=name,
+                         help=_guess(name, allowed) + f"known here: {', '.join(sorted(names - {'true', 'false', 'none', 'True', 'False', 'None'}))}")
+        for group in usage.groups:
+            if group not in self.groups:
+                self.problem("E-RULES-REF", f"unknown group '{group}'", pointer, needle=group,
+                             help=_guess(group, self.groups) + "groups are defined under 'groups:'")
+        for value in usage.values:
+            if value not in self.values_known:
+                self.problem("E-RULES-REF", f"unknown value '{value}'", pointer, needle=value,
+                             help=_guess(value, self.values_known) + "values are defined under 'values:', "
+                             "and a value can use only those above it")
+        for var, key in usage.fields:
+            if var not in card_groups:
+                continue
+            scope = card_groups[var]
+            fields = self._fields_of(scope, derived)
+            if key not in fields:
+                where = f"group '{scope}'" if scope else "any deck"
+                self.problem("E-RULES-FIELD", f"no card of {where} has a field '{key}'", pointer,
+                             needle=f"{var}.{key}" if f"{var}.{key}" in str(self._at(pointer)) else key,
+                             help=_guess(key, fields) + f"fields: {', '.join(sorted(fields))}")
+        for kind, name, key in usage.keys:
+            first = key.split(".")[0]
+            if kind == "group":
+                if name not in self.groups:
+                    continue
+                fields, where = self._fields_of(name, derived), f"group '{name}'"
+            elif kind == "card":
+                if name not in card_groups:
+                    continue
+                fields = self._fields_of(card_groups[name], derived)
+                where = f"group '{card_groups[name]}'" if card_groups[name] else "any deck"
+            else:
+                fields, where = self.all_fields | self._all_derived(), "any deck"
+            if first not in fields:
+                self.problem("E-RULES-FIELD", f"no card of {where} has a field '{first}'", pointer,
+                             needle=f"'{key}'", help=_guess(first, fields) + f"fields: {', '.join(sorted(fields))}")
+
+    def _all_derived(self) -> set[str]:
+        return set(self._derived_decks)
+
+    def _compile_all(self) -> None:
+        data = self.data
+        game_ids = {deck.id for deck in self.game.decks}
+        base_names = {"cards", "groups", "values", "game", "group", "true", "false", "none", "True", "False", "None"}
+        card_names = base_names | {"card", "deck"}
+        self.values_known: list[str] = []
+        self._derived_decks: dict[str, set[str]] = {}
+        # groups: see raw fields only
+        for name, spec in (data.get("groups") or {}).items():
+            pointer = pointer_join("/groups", name)
+            decks = spec.get("deck")
+            decks = [decks] if isinstance(decks, str) else list(decks or [])
+            for i, deck in enumerate(decks):
+                if deck not in game_ids:
+                    sub = pointer + "/deck" + ("" if isinstance(spec.get("deck"), str) else f"/{i}")
+                    self.problem("E-RULES-REF", f"group '{name}': unknown deck '{deck}'", sub,
+                                 help=_guess(deck, game_ids) + f"decks: {', '.join(sorted(game_ids))}")
+            # An unknown deck is reported once; the group then stands for every deck, so that its
+            # fields are not reported again by every rule that uses it.
+            self.groups[name] = Group(name, [d for d in decks if d in game_ids] or
+                                      [deck.id for deck in self.game.decks], None)
+        for name, spec in (data.get("groups") or {}).items():
+            if "where" in spec:
+                pointer = pointer_join("/groups", name) + "/where"
+                self.groups[name].where = self.expr(pointer, card_names, {"card": name}, derived=False)
+        # derived fields
+        for i, spec in enumerate(data.get("derived") or []):
+            pointer = f"/derived/{i}"
+            name, group = spec["name"], spec.get("group")
+            if group is not None and group not in self.groups:
+                self.problem("E-RULES-REF", f"unknown group '{group}'", pointer + "/group",
+                             help=_guess(group, self.groups) + "groups are defined under 'groups:'")
+                continue
+            clash = [deck for deck in self._decks_of(group) if name in self.deck_fields.get(deck, ())]
+            if clash or name in self._derived_decks:
+                self.problem("E-RULES-FIELD", f"derived field '{name}' is already a field of "
+                             + (f"deck '{clash[0]}'" if clash else "another derived rule"), pointer + "/name",
+                             help="give the derived field a name of its own")
+                continue
+            self.compiled[pointer] = self.expr(pointer + "/value", card_names, {"card": group})
+            self._derived_decks[name] = set(self._decks_of(group))
+        # game-wide values, each seeing those above it
+        for name in (data.get("values") or {}):
+            pointer = pointer_join("/values", name)
+            self.compiled[pointer] = self.expr(pointer, base_names, {})
+            self.values_known.append(name)
+        # checks
+        for i, spec in enumerate(data.get("checks") or []):
+            pointer = f"/checks/{i}"
+            self._rule_id(spec["id"], pointer + "/id")
+            group = spec.get("group")
+            if not self._known_group(group, pointer + "/group"):
+                continue
+            scope = spec.get("scope", "card")
+            if scope == "game" and ("group" in spec or "each" in spec or "at" in spec):
+                key = next(k for k in ("group", "each", "at") if k in spec)
+                self.problem("E-RULES", f"'{key}' needs scope: card", pointer + "/" + key, key=True,
+                             help="a game check has no card to point at; remove the key or use scope: card")
+                continue
+            names = (card_names if scope == "card" else base_names) | set(spec.get("let") or {})
+            groups = {"card": group} if scope == "card" else {}
+            for let in (spec.get("let") or {}):
+                self.compiled[f"{pointer}/let/{let}"] = self.expr(pointer_join(pointer + "/let", let), names, groups)
+            if "each" in spec:
+                self.compiled[pointer + "/each"] = self.expr(pointer + "/each", names, groups)
+                names = names | {"item", "index"}
+            for key in ("where", "assert"):
+                if key in spec:
+                    self.compiled[f"{pointer}/{key}"] = self.expr(f"{pointer}/{key}", names, groups)
+            for key in ("message", "help", "find", "at"):
+                if key in spec:
+                    self.compiled[f"{pointer}/{key}"] = self.template(f"{pointer}/{key}", names, groups)
+            if scope == "card" and "at" in spec and "{" not in spec["at"]:
+                first = spec["at"].replace("/", ".").split(".")[0]
+                fields = self._fields_of(group)
+                if first not in fields:
+                    self.problem("E-RULES-FIELD", f"'at': no card of {'group ' + repr(group) if group else 'any deck'} "
+                                 f"has a field '{first}'", pointer + "/at",
+                                 help=_guess(first, fields) + f"fields: {', '.join(sorted(fields))}")
+        # recipes and compositions
+        for i, spec in enumerate(data.get("recipes") or []):
+            pointer = f"/recipes/{i}"
+            self._rule_id(spec["id"], pointer + "/id")
+            stated = spec.get("stated_by")
+            pool_group = (spec.get("pool") or {}).get("group")
+            bad = False
+            for key, group in (("stated_by", stated), ("pool/group", pool_group)):
+                if group is not None and group not in self.groups:
+                    self.problem("E-RULES-REF", f"unknown group '{group}'", f"{pointer}/{key}",
+                                 help=_guess(group, self.groups) + "groups are defined under 'groups:'")
+                    bad = True
+            if bad:
+                continue
+            recipe_groups = {"recipe": stated} if stated else {}
+            names = card_names | ({"recipe"} if stated else set())
+            if "where" in (spec.get("pool") or {}):
+                self.compiled[pointer + "/pool/where"] = self.expr(pointer + "/pool/where", names,
+                                                                   dict(recipe_groups, card=pool_group))
+            line_names = (names - {"card", "deck"}) | {"line"}
+            if isinstance(spec["lines"], str):
+                if not stated:
+                    self.problem("E-RULES", "lines from an expression need 'stated_by' (the cards that state them)",
+                                 pointer + "/lines", help="write the lines here, or name the group of cards "
+                                 "that state them")
+                    continue
+                self.compiled[pointer + "/lines"] = self.expr(pointer + "/lines", names - {"card", "deck"},
+                                                              recipe_groups)
+                if "match" not in spec:
+                    self.problem("E-SCHEMA", "missing required key 'match'", pointer, help="add 'match: <expression>'"
+                                 " saying which pool cards a line draws (it sees card and line)")
+                    continue
+                self.compiled[pointer + "/match"] = self.expr(pointer + "/match", names | {"line"},
+                                                              dict(recipe_groups, card=pool_group))
+                for key in ("count", "label"):
+                    if key in spec:
+                        self.compiled[f"{pointer}/{key}"] = self.expr(f"{pointer}/{key}", line_names, recipe_groups)
+            else:
+                for j, line in enumerate(spec["lines"]):
+                    self.compiled[f"{pointer}/lines/{j}/match"] = self.expr(
+                        f"{pointer}/lines/{j}/match", names, dict(recipe_groups, card=pool_group))
+            if "total" in spec:
+                self.compiled[pointer + "/total"] = self.expr(pointer + "/total", names - {"card", "deck"},
+                                                              recipe_groups)
+            if "must_draw" in spec:
+                self.compiled[pointer + "/must_draw"] = self.expr(pointer + "/must_draw", names,
+                                                                  dict(recipe_groups, card=pool_group))
+            if "help" in spec:
+                self.compiled[pointer + "/help"] = self.template(pointer + "/help", line_names, recipe_groups)
+            if "label" in (spec.get("pool") or {}):
+                self.compiled[pointer + "/pool/label"] = self.template(pointer + "/pool/label",
+                                                                       names - {"card", "deck"}, recipe_groups)
+            for key, value in (spec.get("at") or {}).items():
+                fields = self._fields_of(stated)
+                first = value.replace("/", ".").split(".")[0]
+                if not stated:
+                    self.problem("E-RULES", "'at' needs 'stated_by'", f"{pointer}/at", key=True)
+                elif first not in fields:
+                    self.problem("E-RULES-FIELD", f"'at': no card of group '{stated}' has a field '{first}'",
+                                 f"{pointer}/at/{key}", help=_guess(first, fields))
+        # references
+        for i, spec in enumerate(data.get("references") or []):
+            pointer = f"/references/{i}"
+            self._rule_id(spec["id"], pointer + "/id")
+            group = spec.get("group")
+            if not self._known_group(group, pointer + "/group"):
+                continue
+            first = spec["field"].split(".")[0]
+            fields = self._fields_of(group)
+            if first not in fields:
+                self.problem("E-RULES-FIELD", f"no card of {'group ' + repr(group) if group else 'any deck'} has "
+                             f"a field '{first}'", pointer + "/field", help=_guess(first, fields))
+            if "where" in spec:
+                self.compiled[pointer + "/where"] = self.expr(pointer + "/where", card_names, {"card": group})
+            to = spec["to"]
+            if isinstance(to, str):
+                self.compiled[pointer + "/to"] = self.expr(pointer + "/to", base_names, {})
+            else:
+                if to["group"] not in self.groups:
+                    self.problem("E-RULES-REF", f"unknown group '{to['group']}'", pointer + "/to/group",
+                                 help=_guess(to["group"], self.groups))
+                else:
+                    target_fields = self._fields_of(to["group"])
+                    for key in ("key", "mutual"):
+                        if key in to and to[key].split(".")[0] not in target_fields:
+                            self.problem("E-RULES-FIELD", f"no card of group '{to['group']}' has a field "
+                                         f"'{to[key]}'", f"{pointer}/to/{key}", help=_guess(to[key], target_fields))
+            for key in ("message", "help"):
+                if key in spec:
+                    self.compiled[f"{pointer}/{key}"] = self.template(f"{pointer}/{key}", card_names | {"value"},
+                                                                      {"card": group})
+        # glossary
+        glossary = data.get("glossary")
+        if glossary:
+            self._rule_id(glossary["id"], "/glossary/id")
+            actions = glossary.get("actions")
+            if actions:
+                self._rule_id(actions["id"], "/glossary/actions/id")
+                first = actions["field"].split(".")[0]
+                if first not in self.all_fields:
+                    self.problem("E-RULES-FIELD", f"no card has a field '{first}'", "/glossary/actions/field",
+                                 help=_guess(first, self.all_fields))
+            for j, path in enumerate(glossary["fields"]):
+                first = path.split(".")[0]
+                if first not in self.all_fields | self._all_derived():
+                    self.problem("E-RULES-FIELD", f"no card has a field '{first}'", f"/glossary/fields/{j}",
+                                 help=_guess(first, self.all_fields))
+            for term, spec in glossary["terms"].items():
+                tp = pointer_join("/glossary/terms", term)
+                if "card" in spec and spec["card"] not in self.by_id:
+                    self.problem("E-RULES-REF", f"term '{term}': unknown card '{spec['card']}'", tp + "/card",
+                                 help=_guess(spec["card"], self.by_id))
+                for k, holder in enumerate(spec.get("holders") or []):
+                    if holder not in self.by_id:
+                        self.problem("E-RULES-REF", f"term '{term}': unknown card '{holder}'", f"{tp}/holders/{k}",
+                                     help=_guess(holder, self.by_id))
+                if "holders" in spec and not actions:
+                    self.problem("E-RULES", f"term '{term}' has holders but the glossary has no 'actions'",
+                                 tp + "/holders", key=True,
+                                 help="add glossary.actions: {id: ..., field: actions} saying where cards keep them")

@@ -1,0 +1,379 @@
+"""Reading a PDF page back: a small content-stream interpreter that follows the text and
+transformation matrices, the clipping path and form XObjects (the icons): all that reportlab's
+output uses."""
+from __future__ import annotations
+
+import re
+import struct
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+
+_NUM = rb"[-+]?(?:\d+\.?\d*|\.\d+)"
+# One token per operator together with the numbers and names written before it (the common
+# case), or a string, a bracket, or a lone number or name (inside a TJ array). Lines of path
+# construction ("x y m", "x1 y1 x2 y2 x3 y3 c", "h"), as reportlab writes them, are one token: a
+# path only matters when it becomes a clipping path, and most are just filled or stroked.
+_TOKEN = re.compile(rb"((?<=\n)(?:(?:[-+\d. ]+(?:m|l|c|v|y|re)|h)\r?\n)+)"
+                    rb"|(\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>)"
+                    rb"|([\[\]])"
+                    rb"|((?:(?:/[^\s/\[\]()<>{}%]+|" + _NUM + rb")\s+)*)([A-Za-z'\"*]+[01]?)"
+                    rb"|(" + _NUM + rb")|(/[^\s/\[\]()<>{}%]+)", re.S)
+
+
+def _hex(token: bytes) -> bytes:
+    digits = re.sub(rb"\s", b"", token[1:-1])
+    return bytes.fromhex((digits + b"0" * (len(digits) % 2)).decode())
+
+
+_ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f", b"(": b"(", b")": b")", b"\\": b"\\"}
+_ESC_RE = re.compile(rb"\\([0-7]{1,3}|.|\n)", re.S)
+
+
+def _literal(token: bytes) -> bytes:
+    body = token[1:-1]
+    if b"\\" not in body:
+        return body
+
+    def sub(m):
+        esc = m.group(1)
+        if esc[:1].isdigit():
+            return bytes([int(esc, 8) & 0xFF])
+        if esc == b"\n":
+            return b""
+        return _ESCAPES.get(esc, esc)
+    return _ESC_RE.sub(sub, body)
+
+
+def _mul(a, b):
+    """Matrix product a x b of PDF matrices [a b c d e f]."""
+    return (a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+            a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3],
+            a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5])
+
+
+def _apply(m, x, y):
+    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
+
+
+IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+@dataclass
+class Run:
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    size: float  # effective size in points
+
+
+@dataclass
+class Block:
+    runs: list[Run]
+    clip: tuple | None = None  # the clipping box it was drawn in (a piece's bleed box), None = the page
+
+
+_NUMBER_START = frozenset(b"+-.0123456789")
+_PATH_OPS = {b"m", b"l", b"c", b"v", b"y", b"re", b"h"}
+
+
+class _Str(bytes):
+    """A string operand (numbers stay as their bytes)."""
+
+
+def _path_box(path: list[tuple]) -> tuple | None:
+    """Bounding box, on the page, of the points of a path (runs of path construction)."""
+    xs, ys = [], []
+    for ctm, run in path:
+        numbers: list[float] = []
+        for word in run.split():
+            if word[0] in _NUMBER_START:
+                numbers.append(float(word))
+                continue
+            if word == b"re" and len(numbers) >= 4:
+                x, y, w, h = numbers[-4:]
+                points = [(x, y), (x + w, y + h)]
+            else:
+                points = list(zip(numbers[0::2], numbers[1::2]))
+            for px, py in points:
+                gx, gy = _apply(ctm, px, py)
+                xs.append(gx)
+                ys.append(gy)
+            numbers = []
+    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
+
+
+_PAINT_OPS = {b"n", b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"}
+
+
+@dataclass
+class Placed:
+    """A form XObject drawn on the page (an icon) and its bounding box."""
+    name: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    clip: tuple | None = None
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2
+
+
+class _Font:
+    """A simple (one byte per glyph) font of the PDF: its ToUnicode map and glyph widths."""
+
+    def __init__(self, obj):
+        self.map: dict[int, str] = {}
+        self._table: dict[int, str] | None = None
+        self._widths: list[float] = []
+        self.first = int(obj.get("/FirstChar", 0))
+        self.widths = [float(w) for w in obj.get("/Widths", [])]
+        descriptor = obj.get("/FontDescriptor")
+        descriptor = descriptor.get_object() if descriptor is not None else None
+        self.missing = float(descriptor.get("/MissingWidth", 0)) if descriptor is not None else 0.0
+        cmap = obj.get("/ToUnicode")
+        if cmap is not None:
+            self._cmap(cmap.get_object().get_data())
+
+    def _cmap(self, data: bytes) -> None:
+        for block in re.findall(rb"beginbfchar(.*?)endbfchar", data, re.S):
+            for src, dst in re.findall(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]*)>", block):
+                self.map[int(src, 16)] = _utf16(dst)
+        for block in re.findall(rb"beginbfrange(.*?)endbfrange", data, re.S):
+            for lo, hi, dst in re.findall(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", block):
+                base = int(dst, 16)
+                for i, code in enumerate(range(int(lo, 16), int(hi, 16) + 1)):
+                    self.map[code] = chr(base + i)
+
+    def decode(self, raw: bytes) -> tuple[str, float]:
+        """The text of a string and its width in text space units (ems)."""
+        if self._table is None:
+            self._table = {code: char for code, char in self.map.items() if code < 256 and char != chr(code)}
+            self._widths = [(self.widths[code - self.first] if 0 <= code - self.first < len(self.widths)
+                             else self.missing) for code in range(256)]
+        text = raw.decode("latin-1").translate(self._table) if self._table else raw.decode("latin-1")
+        return text, sum(map(self._widths.__getitem__, raw)) / 1000.0
+
+
+def _utf16(hexdigits: bytes) -> str:
+    if not hexdigits:
+        return ""
+    try:
+        return bytes.fromhex(hexdigits.decode()).decode("utf-16-be").replace("\x00", "")
+    except (ValueError, UnicodeDecodeError):
+        return ""
+
+
+def _embedded(font) -> bool:
+    """True when the font program is in the PDF (or the font draws its glyphs itself, Type 3)."""
+    subtype = font.get("/Subtype")
+    if subtype == "/Type3":
+        return True
+    if subtype == "/Type0":
+        descendants = font.get("/DescendantFonts") or []
+        return all(_embedded(d.get_object()) for d in descendants)
+    descriptor = font.get("/FontDescriptor")
+    if descriptor is None:
+        return False
+    descriptor = descriptor.get_object()
+    return any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+
+
+_A85_TABLE = bytes((c - 33) % 256 for c in range(256))
+
+
+def _a85(data: bytes) -> bytes:
+    """ASCII85 decoding (Adobe framing), a few times faster than base64.a85decode."""
+    data = b"".join(data.split())
+    if data.startswith(b"<~"):
+        data = data[2:]
+    end = data.find(b"~>")
+    if end >= 0:
+        data = data[:end]
+    data = data.replace(b"z", b"!!!!!")
+    pad = -len(data) % 5
+    digits = (data + b"u" * pad).translate(_A85_TABLE)
+    if max(digits, default=0) > 84:
+        raise ValueError("not ASCII85")
+    d0, d1, d2, d3, d4 = (digits[i::5] for i in range(5))
+    values = [(((a * 85 + b) * 85 + c) * 85 + d) * 85 + e for a, b, c, d, e in zip(d0, d1, d2, d3, d4)]
+    out = struct.pack(f">{len(values)}I", *values)
+    return out[:len(out) - pad] if pad else out
+
+
+def _page_content(page) -> bytes | None:
+    """The page's content stream, decoded; reportlab's ASCII85 + Flate streams take the fast path."""
+    contents = page.get("/Contents")
+    if contents is None:
+        return None
+    parts = contents.get_object()
+    parts = [parts] if not isinstance(parts, list) else [p.get_object() for p in parts]
+    out = []
+    for stream in parts:
+        filters = stream.get("/Filter")
+        filters = [filters] if isinstance(filters, str) else list(filters or [])
+        raw = getattr(stream, "_data", None)
+        try:
+            if raw is not None and filters == ["/ASCII85Decode", "/FlateDecode"] and "/DecodeParms" not in stream:
+                out.append(zlib.decompress(_a85(raw)))
+                continue
+        except (ValueError, zlib.error, struct.error):
+            pass
+        out.append(stream.get_data())
+    return b"\n".join(out)
+
+
+class PageReader:
+    """Interprets one page's content stream: text runs (by BT..ET block) and placed forms."""
+
+    def __init__(self, page, fonts_seen: dict):
+        self.page = page
+        resources = page.get("/Resources")
+        resources = resources.get_object() if resources is not None else {}
+        self.fonts: dict[str, _Font] = {}
+        self.font_objects: dict[str, Any] = {}
+        font_dict = resources.get("/Font")
+        if font_dict is not None:
+            for name, ref in font_dict.get_object().items():
+                obj = ref.get_object()
+                key = getattr(ref, "idnum", None) or id(obj)
+                if key not in fonts_seen:
+                    fonts_seen[key] = (_Font(obj), obj)
+                self.fonts[name[1:]] = fonts_seen[key][0]
+                self.font_objects[name[1:]] = obj
+        self.forms: dict[str, tuple] = {}
+        xobjects = resources.get("/XObject")
+        if xobjects is not None:
+            for name, ref in xobjects.get_object().items():
+                obj = ref.get_object()
+                if obj.get("/Subtype") == "/Form":
+                    bbox = [float(v) for v in obj.get("/BBox", [0, 0, 0, 0])]
+                    matrix = tuple(float(v) for v in obj.get("/Matrix", IDENTITY))
+                    self.forms[name[1:]] = (bbox, matrix, obj)
+        self.blocks: list[Block] = []
+        self.placed: list[Placed] = []
+
+    def read(self) -> "PageReader":
+        data = _page_content(self.page)
+        if data is None:
+            return self
+        pending: list = []  # strings, arrays, lone numbers and names before an operator
+        ctm = IDENTITY
+        clip = None  # bounding box (x0, y0, x1, y1) of the clipping path; None = the whole page
+        stack: list[tuple] = []
+        font, size, leading, tc, tw, tz = None, 0.0, 0.0, 0.0, 0.0, 1.0
+        tm = tlm = IDENTITY
+        block: Block | None = None
+        array: list | None = None
+        path: list[tuple] = []  # (ctm, lines of path construction) of the path being built
+        clip_pending = False
+        for run, string, bracket, ops, op, number, name in _TOKEN.findall(data):
+            if op:
+                # An operator with the numbers and names written just before it.
+                operands = pending + ops.split() if pending else ops.split()
+                pending = []
+                try:
+                    if op in _PAINT_OPS:
+                        if clip_pending and path:
+                            box = _path_box(path)
+                            if box is not None:
+                                clip = box if clip is None else (max(clip[0], box[0]), max(clip[1], box[1]),
+                                                                 min(clip[2], box[2]), min(clip[3], box[3]))
+                        clip_pending = False
+                        path = []
+                    elif op == b"Tm":
+                        tm = tlm = tuple(map(float, operands[-6:]))
+                    elif op == b"Tj" or op == b"TJ" or op == b"'" or op == b'"':
+                        if op == b"'" or op == b'"':
+                            if op == b'"':
+                                tw, tc = float(operands[-3]), float(operands[-2])
+                            tlm = _mul((1, 0, 0, 1, 0, -leading), tlm)
+                            tm = tlm
+                        parts = operands[-1] if op == b"TJ" else [operands[-1]]
+                        for part in parts if isinstance(parts, list) else [parts]:
+                            if isinstance(part, _Str):
+                                tm = self._show(part, font, size, tc, tw, tz, tm, ctm, block)
+                            else:
+                                tm = _mul((1, 0, 0, 1, -float(part) / 1000.0 * size * tz, 0), tm)
+                    elif op == b"Tf":
+                        font, size = operands[-2][1:].decode("latin-1"), float(operands[-1])
+                    elif op == b"BT":
+                        tm = tlm = IDENTITY
+                        block = Block([], clip)
+                    elif op == b"ET":
+                        if block is not None:
+                            self.blocks.append(block)
+                        block = None
+                    elif op == b"q":
+                        stack.append((ctm, clip, font, size, leading, tc, tw, tz))
+                    elif op == b"Q":
+                        if stack:
+                            ctm, clip, font, size, leading, tc, tw, tz = stack.pop()
+                    elif op == b"cm":
+                        ctm = _mul(tuple(map(float, operands[-6:])), ctm)
+                        if ctm == IDENTITY:
+                            ctm = IDENTITY  # the fast path of _show
+                    elif op == b"W" or op == b"W*":
+                        clip_pending = True
+                    elif op in _PATH_OPS:  # path construction not on lines of its own
+                        path.append((ctm, b" ".join(operands) + b" " + op))
+                    elif op == b"TL":
+                        leading = float(operands[-1])
+                    elif op == b"Tc":
+                        tc = float(operands[-1])
+                    elif op == b"Tw":
+                        tw = float(operands[-1])
+                    elif op == b"Tz":
+                        tz = float(operands[-1]) / 100.0
+                    elif op == b"Td" or op == b"TD":
+                        tx, ty = float(operands[-2]), float(operands[-1])
+                        if op == b"TD":
+                            leading = -ty
+                        tlm = _mul((1, 0, 0, 1, tx, ty), tlm)
+                        tm = tlm
+                    elif op == b"T*":
+                        tlm = _mul((1, 0, 0, 1, 0, -leading), tlm)
+                        tm = tlm
+                    elif op == b"Do":
+                        form_name = operands[-1][1:].decode("latin-1")
+                        form = self.forms.get(form_name)
+                        if form is not None:
+                            bbox, matrix, _ = form
+                            m = _mul(matrix, ctm)
+                            xs, ys = zip(*(_apply(m, x, y) for x, y in ((bbox[0], bbox[1]), (bbox[2], bbox[1]),
+                                                                        (bbox[0], bbox[3]), (bbox[2], bbox[3]))))
+                            self.placed.append(Placed(form_name, min(xs), min(ys), max(xs), max(ys), clip))
+                except (IndexError, TypeError, ValueError, AttributeError):
+                    pass  # a malformed operator: skip it, as a viewer would
+            elif run:
+                path.append((ctm, run))
+            elif string:
+                value = _Str(_literal(string) if string[0] == 40 else _hex(string))
+                (pending if array is None else array).append(value)
+            elif bracket:
+                if bracket == b"[":
+                    array = []
+                else:
+                    pending.append(array or [])
+                    array = None
+            else:
+                (pending if array is None else array).append(number or name)
+        return self
+
+    def _show(self, raw: bytes, font, size, tc, tw, tz, tm, ctm, block):
+        info = self.fonts.get(font) if font else None
+        if info is None:
+            text, width = raw.decode("latin-1"), 0.5 * len(raw)
+        else:
+            text, width = info.decode(raw)
+        advance = (width * size + tc * len(raw) + tw * raw.count(b" ")) * tz
+        m = tm if ctm is IDENTITY else _mul(tm, ctm)
+        if block is not None and text:
+            x0, y0 = m[4], m[5]
+            block.runs.append(Run(text, x0, y0, x0 + advance * m[0], size * (m[2] * m[2] + m[3] * m[3]) ** 0.5))
+        # The text matrix moves on by the advance: translate(advance, 0) x tm.
+        return (tm[0], tm[1], tm[2], tm[3], tm[4] + advance * tm[0], tm[5] + advance * tm[1])

@@ -1,0 +1,427 @@
+"""The comparison: each face recorded in a PDF's manifest against what its data gives."""
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import Report, display_path
+from ..layout.layouts import Layout
+from ..render.evaluate import FaceEvaluator, FrameInfo, plain_words
+from ..units import MM
+from ..frontend.model import Game
+from ..rules.positions import piece_pos, refine
+from .pdfread import PageReader, Placed, Run, _embedded
+
+SECTIONS = ("cards", "tokens", "boards", "references")
+TOL = 0.75  # points of slack when placing glyphs and icons in boxes
+
+
+# -- the check ---------------------------------------------------------------------------------
+
+def _squash(text: str) -> str:
+    return "".join(text.split())
+
+
+def _block_words(runs: list[Run]) -> list[str]:
+    """The words of a block of text runs: runs that touch continue a word, a gap starts a new one."""
+    text = ""
+    prev = None
+    for run in runs:
+        touching = prev is not None and abs(run.y0 - prev.y0) < 0.2 * max(run.size, 1) \
+            and abs(run.x0 - prev.x1) < 0.15 * max(run.size, 1)
+        text += run.text if touching else " " + run.text
+        prev = run
+    return text.split()
+
+
+_ICON_TOKEN = re.compile(r"(?<!\\):[a-z][a-z0-9-]*:")
+
+
+def _has_text(markup: Any) -> bool:
+    return bool(_squash(_ICON_TOKEN.sub("", str(markup or ""))))
+
+
+def _blocks_of(frame: dict) -> int:
+    """How many blocks of text a frame's record says it drew (one per text, label or table cell)."""
+    kind = frame.get("type")
+    if kind == "text":
+        return 1 if _has_text(frame.get("text")) else 0
+    if kind == "track":
+        return sum(1 for label in frame.get("labels") or [] if _has_text(label))
+    if kind == "table":
+        cells = list(frame.get("header") or []) + [c for row in frame.get("rows") or [] for c in row]
+        return sum(1 for cell in cells if _has_text(cell))
+    return 0
+
+
+def _in_order(items: list, frames: list[dict], capacity: list[int], fits) -> list[str]:
+    """The frame that drew each item. Frames draw in their order and each drew as many items as
+    its record says; an item lies in its frame's box. Overlapping frames are told apart by order."""
+    boxes = [_pt(frame["box"]) for frame in frames]
+    left = list(capacity)
+    current = 0
+    out = []
+    for item in items:
+        choice = next((i for i in range(current, len(frames)) if left[i] > 0 and fits(item, boxes[i])), None)
+        if choice is None:
+            choice = next((i for i in range(len(frames)) if fits(item, boxes[i])), None)
+        if choice is None:
+            out.append("(outside every frame)")
+            continue
+        current = choice
+        left[choice] -= 1
+        out.append(frames[choice]["name"])
+    return out
+
+
+def _inside(x: float, y: float, box, tol: float = TOL) -> bool:
+    bx, by, bw, bh = box
+    return bx - tol <= x <= bx + bw + tol and by - tol <= y <= by + bh + tol
+
+
+def _pt(values) -> tuple:
+    return tuple(float(v) * MM for v in values)
+
+
+def _diff(printed: list[str], expected: list[str]) -> tuple[str, str | None]:
+    """Where two word lists first differ, with a little context; and the first new word."""
+    matcher = difflib.SequenceMatcher(a=printed, b=expected, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        before = printed[max(0, i1 - 3):i1]
+        a = " ".join(before + printed[i1:i2]) or "(nothing)"
+        b = " ".join(before + expected[j1:j2]) or "(nothing)"
+        return f"printed '{_clip(a)}' where the data now gives '{_clip(b)}'", (expected[j1] if j2 > j1 else None)
+    return (f"printed '{_clip(' '.join(printed))}', the data now gives '{_clip(' '.join(expected))}'", None)
+
+
+def _clip(text: str, n: int = 90) -> str:
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
+def _icon_words(icons: dict[str, int]) -> str:
+    return ", ".join(f"{'unrecognised' if name == '?' else name} x{n}" for name, n in sorted(icons.items()) if n) \
+        or "none"
+
+
+class Verifier:
+    """Checks PDFs of one prepared game; what the data gives is computed once for all of them.
+
+    With `fresh=True` (a build checking what it has just written) the manifest was written from
+    this same data by this same process, so it stands for what the data gives: the PDF is proved
+    against it and the templates are not evaluated a second time."""
+
+    def __init__(self, prep, report: Report, fresh: bool = False):
+        self.prep, self.report, self.fresh = prep, report, fresh
+        self.game: Game = prep.game
+        self.evaluator = FaceEvaluator(self.game, prep.fonts, prep.icons)
+        self.cards = {card.id: card for card in self.game.cards()}
+        self.boards = {board.id: board for board in self.game.boards}
+        self._expected: dict[tuple, dict[str, FrameInfo]] = {}
+        self._reported: set[tuple] = set()
+        self._pdf = ""
+
+    # -- what the data gives, frame by frame ------------------------------------------------
+
+    def expected(self, piece, side: str, copy: int, layout: Layout, record: dict) -> dict[str, FrameInfo]:
+        if self.fresh:
+            return {frame["name"]: _recorded(frame, layout, self.prep.icons.__contains__)
+                    for frame in record.get("frames", [])}
+        per_copy = any("copy" in t.source for f in layout.frames for t in f.templates.values())
+        key = (type(piece).__name__, piece.id, side, copy if per_copy else 0, layout.name)
+        if key not in self._expected:
+            frames = self.evaluator.frames(layout, piece, side, copy, text=True)
+            self._expected[key] = {f.name: f for f in frames}
+        return self._expected[key]
+
+    def error(self, code: str, message: str, piece=None, fields: list[str] | None = None, help: str | None = None,
+              once: tuple = (), find: str | None = None) -> None:
+        key = (self._pdf, code) + (once or (message,))
+        if key in self._reported:
+            return
+        self._reported.add(key)
+        pos = None
+        if piece is not None:
+            pos = refine(piece_pos(piece, fields or []), find)
+        self.report.error(code, message, pos, help=help, card=getattr(piece, "id", None))
+
+    # -- one PDF ------------------------------------------------------------------------------
+
+    def verify(self, pdf: Path, manifest: dict | None = None, shown_as: Path | None = None) -> None:
+        pdf = Path(pdf)
+        name = self._pdf = display_path(shown_as or pdf, None)
+        if manifest is None:
+            mpath = pdf.with_suffix(".manifest.json")
+            try:
+                manifest = json.loads(mpath.read_text("utf-8"))
+            except (OSError, ValueError) as exc:
+                self.error("E-PRINTED-MANIFEST", f"{name}: cannot read its manifest {mpath.name}: {exc}",
+                           help="the manifest is written next to the PDF by `cardforge build`; rebuild")
+                return
+        if manifest.get("game") not in (None, self.game.id):
+            self.error("E-PRINTED-MANIFEST", f"{name} is a build of game '{manifest.get('game')}', "
+                       f"not of '{self.game.id}'", help="name the game folder it was built from")
+            return
+        try:
+            from pypdf import PdfReader
+            from pypdf.errors import PdfReadError
+        except ImportError:  # pragma: no cover - pypdf is a dependency
+            self.error("E-PRINTED-PDF", "pypdf is not installed, so printed PDFs cannot be read",
+                       help="pip install pypdf")
+            return
+        try:
+            pages = list(PdfReader(str(pdf)).pages)
+        except (OSError, PdfReadError, ValueError) as exc:
+            self.error("E-PRINTED-PDF", f"{name}: cannot read the PDF: {exc}")
+            return
+        if len(pages) != len(manifest.get("pages", [])):
+            self.error("E-PRINTED-MANIFEST", f"{name} has {len(pages)} pages but its manifest lists "
+                       f"{len(manifest.get('pages', []))}",
+                       help="the PDF and its manifest come from different builds; rebuild")
+            return
+        records: dict[int, list[tuple[str, dict]]] = {}
+        for section in SECTIONS:
+            for record in manifest.get(section) or []:
+                records.setdefault(int(record.get("page", 0)), []).append((section, record))
+        fonts_seen: dict = {}
+        counts: dict[tuple, int] = {}
+        sections_seen: set[str] = set()
+        for number, page in enumerate(pages, start=1):
+            reader = PageReader(page, fonts_seen)
+            self._fonts(name, number, reader)
+            if number in records:
+                reader.read()
+                self._page(name, number, reader, records[number], counts, sections_seen)
+        self._quantities(name, counts, sections_seen)
+
+    def _fonts(self, name: str, number: int, reader: "PageReader") -> None:
+        fonts = [(font_name, obj, "") for font_name, obj in reader.font_objects.items()]
+        for form_name, (_, _, form) in reader.forms.items():
+            resources = form.get("/Resources")
+            font_dict = resources.get_object().get("/Font") if resources is not None else None
+            for font_name, ref in (font_dict.get_object().items() if font_dict is not None else []):
+                fonts.append((font_name, ref.get_object(), f" (in {form_name})"))
+        for font_name, obj, where in fonts:
+            if not _embedded(obj):
+                base = str(obj.get("/BaseFont", font_name)).lstrip("/")
+                self.error("E-PRINTED-FONT", f"{name} page {number}: font '{base}'{where} is not embedded",
+                           once=("font", base), help="cardforge embeds its TrueType fonts; a font that is not "
+                           "embedded prints differently on every printer")
+
+    def _page(self, name, number, reader: "PageReader", entries, counts, sections_seen) -> None:
+        faces = []
+        for section, record in entries:
+            trim = _pt(record["trim"])
+            bleed = float(record.get("bleed", 0)) * MM
+            box = (trim[0] - bleed, trim[1] - bleed, trim[2] + 2 * bleed, trim[3] + 2 * bleed)
+            faces.append((section, record, trim, box, [], []))
+        # A piece is drawn clipped to its bleed box: what was drawn inside that clip belongs to it.
+        # (Page furniture, crop marks and a tiled board's assembly map are drawn outside any clip.)
+        for block in reader.blocks:
+            face = _owner(block.clip, faces)
+            if face is not None and block.runs:
+                face[4].append(block)
+        for placed in reader.placed:
+            face = _owner(placed.clip, faces)
+            if face is not None:
+                face[5].append(placed)
+        forms = _form_names(faces)
+        for section, record, trim, _, blocks, placed in faces:
+            sections_seen.add(section)
+            self._face(name, number, section, record, trim, blocks, placed, forms, counts)
+
+    def _face(self, name, number, section, record, trim, blocks, placed, forms, counts) -> None:
+        side, copy = record.get("side", "front"), int(record.get("copy", 1))
+        is_board = "board" in record
+        piece_id = record.get("board") if is_board else record.get("card")
+        what = "board" if is_board else "card"
+        piece = self.boards.get(piece_id) if is_board else self.cards.get(piece_id)
+        if piece is None:
+            self.error("E-PRINTED-CARD", f"{name}: {what} '{piece_id}' is printed (page {number}) but is no longer "
+                       "in the data", once=("gone", piece_id), help="rebuild to drop it, or restore it in the data")
+            return
+        if not is_board:
+            counts[(section, piece_id, side)] = counts.get((section, piece_id, side), 0) + 1
+        layout = self.prep.boards.get(piece_id) if is_board else self.prep.faces.get((piece_id, side))
+        if layout is None:
+            self.error("E-PRINTED-CARD", f"{name}: {what} '{piece_id}' has a {side} in the PDF but none in the "
+                       "data", piece, once=("noside", piece_id, side), help="rebuild the PDF")
+            return
+        expected = self.expected(piece, side, copy, layout, record)
+        label = f"{what} '{piece_id}' ({side}{', copy ' + str(copy) if copy > 1 else ''})"
+        self._clipped(name, number, label, piece, side, trim, blocks)
+        self._texts(name, number, label, piece, side, record, blocks, expected)
+        self._icons(name, number, label, piece, side, record, placed, forms, expected)
+
+    def _clipped(self, name, number, label, piece, side, trim, blocks) -> None:
+        """Nothing cut off: every glyph lies inside the trim box of its piece."""
+        tx, ty, tw, th = trim
+        for block in blocks:
+            for run in block.runs:
+                top, bottom = run.y0 + 0.72 * run.size, run.y0 - 0.22 * run.size
+                if run.x0 < tx - 0.1 or run.x1 > tx + tw + 0.1 or bottom < ty - 0.1 or top > ty + th + 0.1:
+                    self.error("E-PRINTED-CLIP", f"{name} page {number}: {label}: '{_clip(run.text.strip(), 40)}' "
+                               "reaches outside the trim box and is cut off", piece,
+                               once=("clip", piece.id, side, run.text),
+                               help="move the frame inside the piece, or shorten the text")
+
+    def _texts(self, name, number, label, piece, side, record, blocks, expected) -> None:
+        """The words printed in each frame are the words the data gives."""
+        frames = [f for f in record.get("frames", []) if f.get("type") in ("text", "track", "table")]
+        order = [f["name"] for f in frames]
+        printed: dict[str, list[str]] = {}
+        for block, frame_name in zip(blocks, _in_order(blocks, frames, [_blocks_of(f) for f in frames],
+                                                        lambda b, box: all(_inside(r.x0, r.y0, box) for r in b.runs))):
+            printed.setdefault(frame_name, []).extend(_block_words(block.runs))
+        if not self.fresh:  # the manifest must describe this PDF, or its frame names mean nothing
+            for frame in frames:
+                recorded = frame.get("text")
+                shown = printed.get(frame["name"], [])
+                if frame.get("type") == "text" and recorded is not None \
+                        and _squash(_ICON_TOKEN.sub("", recorded)) != _squash("".join(shown)):
+                    self.error("E-PRINTED-MANIFEST", f"{name} page {number}: {label}, frame '{frame['name']}': the "
+                               f"PDF shows '{_clip(' '.join(shown))}' but its manifest says '{_clip(recorded)}'",
+                               piece, once=("manifest", piece.id, side, frame["name"]),
+                               help="the PDF and its manifest come from different builds; rebuild")
+        names = set(printed) | {n for n, info in expected.items() if info.words}
+        for frame_name in sorted(names, key=lambda n: order.index(n) if n in order else len(order)):
+            shown = printed.get(frame_name, [])
+            info = expected.get(frame_name)
+            want = (info.words or []) if info is not None else []
+            if _squash("".join(shown)) == _squash("".join(want)):
+                continue
+            find = None
+            if info is not None and info.error is not None:
+                detail = f"the data now fails: {info.error[1]}"
+            elif info is None:
+                detail = (f"printed '{_clip(' '.join(shown))}' outside every frame" if frame_name == _NOWHERE else
+                          f"printed '{_clip(' '.join(shown))}', but the data no longer draws this frame")
+            else:
+                detail, find = _diff(shown, want)
+            self.error("E-PRINTED-TEXT", f"{name}: {label}, frame '{frame_name}': {detail}", piece,
+                       _fields_of(info), once=("text", piece.id, side, frame_name),
+                       find=find, help="the data changed since this PDF was built: rebuild it (or undo the change)")
+
+    def _icons(self, name, number, label, piece, side, record, placed, forms, expected) -> None:
+        """Each frame draws the icons (damage boxes, stars, inline dice) the data asks for.
+
+        The PDF gives how many icons each frame drew, and which ones where a form is known to be a
+        given icon; the manifest names them all. Where the two agree, the manifest's names are what
+        was printed, and they are compared with the names the data gives now."""
+        icon_frames = [f for f in record.get("frames", []) if f.get("icons") is not None]
+        order = [f["name"] for f in icon_frames]
+        recorded = {f["name"]: {k: v for k, v in f["icons"].items() if v} for f in icon_frames}
+        drawn: dict[str, list[Placed]] = {}
+        owners = _in_order(placed, icon_frames, [sum(f["icons"].values()) for f in icon_frames],
+                           lambda p, box: _inside(*p.centre, box))
+        for p, frame_name in zip(placed, owners):
+            drawn.setdefault(frame_name, []).append(p)
+        names = set(drawn) | set(recorded) | {n for n, info in expected.items() if info.icons}
+        for frame_name in sorted(names, key=lambda n: order.index(n) if n in order else len(order)):
+            got = drawn.get(frame_name, [])
+            by_name: dict[str, int] = {}
+            for p in got:
+                icon = forms.get(p.name, "?")
+                by_name[icon] = by_name.get(icon, 0) + 1
+            known = {k: v for k, v in by_name.items() if k != "?"}
+            said = recorded.get(frame_name, {})
+            agrees = len(got) == sum(said.values()) and all(said.get(k, 0) >= v for k, v in known.items())
+            shown = said if agrees else by_name
+            info = expected.get(frame_name)
+            want = {k: v for k, v in ((info.icons if info is not None else {}) or {}).items() if v}
+            if not agrees and not self.fresh:
+                self.error("E-PRINTED-MANIFEST", f"{name} page {number}: {label}, frame '{frame_name}': the PDF "
+                           f"draws {len(got)} icons ({_icon_words(by_name)}) but its manifest says "
+                           f"{sum(said.values())} ({_icon_words(said)})", piece,
+                           once=("manifest-icons", piece.id, side, frame_name),
+                           help="the PDF and its manifest come from different builds; rebuild")
+            if shown == want or (len(got) == sum(want.values()) and "?" in shown
+                                 and all(want.get(k, 0) >= v for k, v in known.items())):
+                continue
+            self.error("E-PRINTED-ICONS", f"{name}: {label}, frame '{frame_name}': the PDF shows {len(got)} "
+                       f"icon{'s' if len(got) != 1 else ''} ({_icon_words(shown)}), the data now gives "
+                       f"{sum(want.values())} ({_icon_words(want)})", piece, _fields_of(info),
+                       once=("icons", piece.id, side, frame_name),
+                       help="the data changed since this PDF was built: rebuild it (or undo the change)")
+
+    def _quantities(self, name: str, counts: dict, sections_seen: set[str]) -> None:
+        """Every card is printed as many times as its quantity says (in the sections this PDF holds)."""
+        for deck in self.game.decks:
+            if deck.component not in sections_seen:
+                continue
+            for card in deck.cards:
+                for side in ("front", "back") if card.back else ("front",):
+                    got = counts.get((deck.component, card.id, side), 0)
+                    if got == card.quantity:
+                        continue
+                    what = (f"is not in the PDF, but the data has {card.quantity} of it" if got == 0 else
+                            f"is printed {got} time{'s' if got != 1 else ''}, but its quantity is now "
+                            f"{card.quantity}")
+                    self.error("E-PRINTED-CARDS", f"{name}: card '{card.id}' {what}", card, ["quantity"],
+                               once=("qty", card.id), help="rebuild the PDF")
+
+
+_NOWHERE = "(outside every frame)"
+
+
+def _fields_of(info: FrameInfo | None) -> list[str]:
+    if info is None:
+        return []
+    if not info.fields and info.frame is not None:
+        info.fields = FaceEvaluator._fields_static(info.frame)
+    return info.fields
+
+
+def _owner(clip, faces):
+    """The face whose bleed box holds a clipping box (what was drawn clipped to it is the face's)."""
+    if clip is None:
+        return None
+    for face in faces:
+        bx, by, bw, bh = face[3]
+        if clip[0] >= bx - 1 and clip[1] >= by - 1 and clip[2] <= bx + bw + 1 and clip[3] <= by + bh + 1:
+            return face
+    return None
+
+
+def _form_names(faces) -> dict[str, str]:
+    """Form XObject -> icon name, learned from frames that draw a single kind of icon."""
+    names: dict[str, set[str]] = {}
+    for _, record, _, _, _, placed in faces:
+        for frame in record.get("frames", []):
+            icons = {k: v for k, v in (frame.get("icons") or {}).items() if v}
+            if len(icons) != 1:
+                continue
+            icon = next(iter(icons))
+            box = _pt(frame["box"])
+            for p in placed:
+                if _inside(*p.centre, box):
+                    names.setdefault(p.name, set()).add(icon)
+    return {form: next(iter(icons)) for form, icons in names.items() if len(icons) == 1}
+
+
+def _recorded(frame: dict, layout: Layout, is_icon) -> FrameInfo:
+    """What a manifest's frame record says was drawn, as a FrameInfo."""
+    layout_frame = next((f for f in layout.frames if f.name == frame["name"]), None)
+    info = FrameInfo(frame["name"], frame.get("type", ""), [], layout_frame)  # fields: found when needed
+    kind = frame.get("type")
+    if kind == "text":
+        info.words = _ICON_TOKEN.sub(" ", frame.get("text") or "").split()
+    elif kind == "track":  # labels and cells are recorded as markup
+        info.words = [w for label in frame.get("labels") or [] for w in plain_words(str(label), is_icon)[0]]
+    elif kind == "table":
+        cells = list(frame.get("header") or []) + [c for row in frame.get("rows") or [] for c in row]
+        info.words = [w for cell in cells for w in plain_words(str(cell), is_icon)[0]]
+    info.icons = {k: v for k, v in (frame.get("icons") or {}).items() if v}
+    return info
+
+
+def verify_outputs(prep, outputs, report: Report) -> None:
+    """Check every PDF a build has just written (the paths may include the manifests)."""
+    verifier = Verifier(prep, report, fresh=True)
+    for path in outputs:
+        if Path(path).suffix == ".pdf":
+            verifier.verify(Path(path))
