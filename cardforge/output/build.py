@@ -8,17 +8,17 @@ sorted iteration), so the same input gives the same bytes.
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import ContentError, Report
 from ..frontend.model import Game
-from ..prepare import prepare
+from ..prepare import Prepared, prepare
 from ..verify import Verifier
 from .pages import _faces, cover_page, plan_sections
 from .pdf import Progress, Writer
+from .pdfcopy import copy_pages, same_pages
 
 PAPERS = ("a4", "letter")
 MODES = ("duplex", "simplex", "fold")
@@ -34,7 +34,8 @@ class BuildResult:
 def build_game(game_dir: Path, out_dir: Path, papers=PAPERS, mode: str = "duplex",
                layouts_dir: Path | None = None, progress: Progress | None = None,
                kit: bool = True) -> BuildResult:
-    """Compile a game: per paper size one PDF per component kind, and (with `kit`) the whole kit."""
+    """Compile a game: per paper size one PDF per component kind, and (with `kit`) the whole kit.
+    Everything is staged first and replaces the previous output only when all of it succeeded."""
     report = Report()
     result = BuildResult(report)
     try:
@@ -42,46 +43,117 @@ def build_game(game_dir: Path, out_dir: Path, papers=PAPERS, mode: str = "duplex
     except ContentError:
         return result
     result.game = prep.game
-    out_dir = Path(out_dir)
+    counter = _Counter(progress, _faces(prep) * len(papers))
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for paper in papers:
+            staged += build_paper(prep, Path(out_dir), paper, mode, report, counter, kit)
+            if report.has_errors():
+                return result
+        result.outputs = commit(staged)
+        staged = []
+        return result
+    finally:
+        discard(staged)
+
+
+class _Counter:
+    """Faces drawn so far, over every PDF of a build, for the progress bar."""
+
+    def __init__(self, progress: Progress | None, total: int, done: int = 0):
+        self.progress, self.total, self.done = progress, total, done
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.progress:
+            self.progress(self.done + done, self.total)
+
+    def advance(self, faces: int) -> None:
+        self.done += faces
+
+
+def build_paper(prep: Prepared, out_dir: Path, paper: str, mode: str, report: Report,
+                progress: Progress | None = None, kit: bool = True) -> list[tuple[Path, Path]]:
+    """Draw one paper size's pages once, verify them once, and stage the PDFs and manifests.
+
+    With the kit on, the kit PDF is drawn (cover, then every component) and each component's
+    PDF is cut out of it as a range of its pages: the same drawn page in both files, checked to
+    be byte-identical rather than drawn and read back a second time.  Returns (temporary, final)
+    pairs for `commit`; on errors nothing is staged and the report says why."""
     out_dir.mkdir(parents=True, exist_ok=True)
     suffix = "" if mode == "duplex" else f"-{mode}"
+    sections = plan_sections(prep, paper, mode, report)
+    if report.has_errors() or not sections:
+        return []
+    final = lambda name: out_dir / f"{prep.game.id}-{name}-{paper}{suffix}.pdf"  # noqa: E731
+    title = lambda name: f"{prep.game.name} - {name} ({paper.upper()}, {mode})"  # noqa: E731
+    jobs = [("kit", [cover_page(prep, paper, sections)] + [p for _, ps in sections for p in ps])] if kit \
+        else [(section, pages) for section, pages in sections]
     staged: list[tuple[Path, Path]] = []
     verifier = Verifier(prep, report, fresh=True)
     try:
-        for paper in papers:
-            sections = plan_sections(prep, paper, mode, report)
-            jobs = [(section, pages) for section, pages in sections]
-            if kit and sections:
-                jobs.append(("kit", [cover_page(prep, paper, sections)] + [p for _, ps in sections for p in ps]))
-            for name, pages in jobs:
-                if report.has_errors():
-                    break
-                final = out_dir / f"{prep.game.id}-{name}-{paper}{suffix}.pdf"
-                tmp = final.with_name(final.name + ".tmp")
-                title = f"{prep.game.name} - {name} ({paper.upper()}, {mode})"
-                writer = Writer(prep, tmp, title, report, progress, _faces(prep, None if name == "kit" else name))
-                manifest = writer.write(pages)
-                manifest.update(paper=paper, mode=mode)
+        for name, pages in jobs:
+            target = final(name)
+            tmp = target.with_name(target.name + ".tmp")
+            writer = Writer(prep, tmp, title(name), report, progress, 0)
+            manifest = writer.write(pages)
+            manifest.header.update(paper=paper, mode=mode)
+            try:
                 if report.has_errors():
                     tmp.unlink(missing_ok=True)
-                    break
+                    return []
                 # Read the PDF back before it may replace anything: its text, icons and fonts
-                # must be what the data produced (see verify.py).
-                verifier.verify(tmp, manifest, shown_as=final)
-                staged.append((tmp, final))
+                # must be what the data produced (see cardforge/verify/).
+                verifier.verify(tmp, manifest, shown_as=target)
+                staged.append((tmp, target))
                 if report.has_errors():
-                    break
-                mtmp = final.with_suffix(".manifest.json.tmp")
-                mtmp.write_text(json.dumps(manifest, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n",
-                                "utf-8")
-                staged.append((mtmp, final.with_suffix(".manifest.json")))
-        if report.has_errors():
-            return result
-        for tmp, final in staged:
-            os.replace(tmp, final)
-            result.outputs.append(final)
-        staged.clear()
-        return result
+                    return []
+                staged += _stage_manifest(manifest, target)
+                if name == "kit":
+                    first = 1  # the cover
+                    for section, section_pages in sections:
+                        part = range(first, first + len(section_pages))
+                        first += len(section_pages)
+                        staged += _cut(tmp, part, final(section), title(section), manifest, report)
+                        if report.has_errors():
+                            return []
+            finally:
+                manifest.close()
+            if isinstance(progress, _Counter):
+                progress.advance(writer.done)
+        done, staged = staged, []
+        return done
     finally:
-        for tmp, _ in staged:
-            tmp.unlink(missing_ok=True)
+        discard(staged)
+
+
+def _stage_manifest(manifest, pdf: Path, pages: range | None = None, **header) -> list[tuple[Path, Path]]:
+    final = pdf.with_suffix(".manifest.json")
+    tmp = final.with_name(final.name + ".tmp")
+    manifest.write(tmp, pages, **header)
+    return [(tmp, final)]
+
+
+def _cut(kit_tmp: Path, pages: range, target: Path, title: str, manifest, report: Report) -> list[tuple[Path, Path]]:
+    """A component PDF: pages `pages` (0-based) of the kit, copied, with the component's own title."""
+    tmp = target.with_name(target.name + ".tmp")
+    copy_pages(kit_tmp, pages, tmp, title)
+    if not same_pages(kit_tmp, pages, tmp):
+        report.error("E-OUTPUT", f"{target.name}: its pages differ from the kit's pages they were copied from",
+                     None, help="this is a bug in cardforge; please report it")
+        tmp.unlink(missing_ok=True)
+        return []
+    return [(tmp, target)] + _stage_manifest(manifest, target, pages, title=title)
+
+
+def commit(staged: list[tuple[Path, Path]]) -> list[Path]:
+    """Rename every staged file over its final name; the previous output is replaced only now."""
+    outputs = []
+    for tmp, final in staged:
+        os.replace(tmp, final)
+        outputs.append(final)
+    return outputs
+
+
+def discard(staged: list[tuple[Path, Path]]) -> None:
+    for tmp, _ in staged:
+        tmp.unlink(missing_ok=True)

@@ -105,6 +105,9 @@ def _board_page(section: str, board, tile: Tile, spans, bleed: float):
         layout = writer.prep.boards[board.id]
         bx, by = tile.board_origin
         wx, wy, ww, wh = tile.window
+        tiled = tile.cols * tile.rows > 1
+        marks = tile.marks(board.width + 2 * bleed, board.height + 2 * bleed, *spans) if tiled else []
+        extra = {"marks": [[round(mm(mx), 3), round(mm(my), 3)] for mx, my in marks]} if tiled else {}
         c.saveState()
         clip = c.beginPath()
         clip.rect(tile.origin[0], tile.origin[1], ww, wh)
@@ -113,15 +116,11 @@ def _board_page(section: str, board, tile: Tile, spans, bleed: float):
                     tile={"col": tile.col + 1, "row": tile.row + 1, "cols": tile.cols, "rows": tile.rows,
                           "window": [round(mm(v), 3) for v in tile.window],
                           "origin": [round(mm(v), 3) for v in tile.origin],
-                          "overlap": round(mm(tile.overlap), 3)})
+                          "overlap": round(mm(tile.overlap), 3)}, **extra)
         c.restoreState()
-        record = writer.manifest[section][-1]
-        if tile.cols * tile.rows > 1:
-            total_w, total_h = board.width + 2 * bleed, board.height + 2 * bleed
-            marks = tile.marks(total_w, total_h, *spans)
+        if tiled:
             for mx, my in marks:
                 draw_alignment_mark(c, bx + mx, by + my)
-            record["marks"] = [[round(mm(mx), 3), round(mm(my), 3)] for mx, my in marks]
             draw_assembly_map(c, tile, f"{board.name}: tile {tile.row * tile.cols + tile.col + 1} of "
                               f"{tile.cols * tile.rows}; overlap {mm(tile.overlap):.0f} mm, match the targets")
         else:
@@ -183,7 +182,8 @@ def cover_page(prep: Prepared, paper: str, sections: list[tuple[str, list[Page]]
             c.drawCentredString(width / 2, y, line)
             y += 4 * MM
         c.restoreState()
-        writer.manifest["contents"] = contents
+        if writer.manifest is not None:
+            writer.manifest.header["contents"] = contents
     return Page(width, height, "cover", "Cover and contents", draw)
 
 

@@ -13,6 +13,7 @@ from ..layout.layouts import Layout
 from ..prepare import Prepared
 from ..render.face import CardRenderer
 from ..units import MM, mm
+from .manifest import Manifest
 from .pages import Page, plan_sections
 
 # Compressed streams stay binary: ASCII85 would make every page a quarter larger and slower to write.
@@ -24,7 +25,7 @@ class Writer:
     """Draws planned pages into one PDF and collects its manifest."""
 
     def __init__(self, prep: Prepared, target: Path | None, title: str, report: Report, progress: Progress | None,
-                 total_faces: int):
+                 total_faces: int, spool_dir: Path | None = None):
         self.prep, self.report, self.progress, self.total = prep, report, progress, total_faces
         game = prep.game
         for family in ("sans", "display"):  # the canvas's initial font, page furniture and cover
@@ -36,24 +37,35 @@ class Writer:
         self.canvas.setCreator("cardforge")
         self.canvas.setProducer("cardforge")
         self.renderer = CardRenderer(self.canvas, game, prep.fonts, prep.icons, report)
-        self.manifest: dict = {"game": game.id, "title": title, "units": "mm, origin at the page's lower left",
-                               "pages": [], "cards": [], "tokens": [], "boards": [], "references": []}
+        # `check` (no target) keeps no manifest at all; a build spools it beside its output.
+        self.manifest = None if target is None else Manifest(
+            {"game": game.id, "title": title, "units": "mm, origin at the page's lower left"},
+            spool_dir or Path(target).parent)
         self.done = 0
 
-    def write(self, pages: list[Page]) -> dict:
+    def write(self, pages: list[Page]) -> Manifest | None:
+        """Draw every page; the PDF is saved only when nothing went wrong."""
+        in_section: dict[str, int] = {}
+        for page in pages:
+            in_section[page.section] = in_section.get(page.section, 0) + 1
+        seen: dict[str, int] = {}
         for number, page in enumerate(pages, start=1):
             if number > 1:
                 self.canvas.showPage()
             self.canvas.setPageSize((page.width, page.height))
+            seen[page.section] = seen.get(page.section, 0) + 1
             entry = {"page": number, "size": [round(mm(page.width), 2), round(mm(page.height), 2)],
                      "section": page.section, "content": page.label}
-            self.manifest["pages"].append(entry)
+            if self.manifest is not None:
+                self.manifest.pages.append(entry)
             page.draw(self, number)
-            entry["scale_bar"] = _furniture(self.canvas, page, number, self.prep.game.name)
-        if not self.report.has_errors():
+            # Footers number a page within its section, so that the kit and the component PDF
+            # cut from it (the same drawn page) say the same thing.
+            entry["scale_bar"] = _furniture(self.canvas, page, (seen[page.section], in_section[page.section]),
+                                            self.prep.game.name)
+        if not self.report.has_errors() and self.manifest is not None:
             self.canvas.save()
         return self.manifest
-
 
     def face(self, section: str, layout: Layout, piece, side: str, copy: int, x: float, y: float, bleed: float,
              page: int, shape: str = "rect", **extra) -> None:
@@ -66,7 +78,8 @@ class Writer:
         if key == "card":
             record["deck"] = piece.deck.id
         record.update(extra)
-        self.manifest[section].append(record)
+        if self.manifest is not None:
+            self.manifest.add(section, record)
         self.done += 1
         if self.progress:
             self.progress(self.done, self.total)
@@ -90,13 +103,13 @@ def lay_out(prep: Prepared, report: Report, paper: str = "a4", mode: str = "dupl
         Writer(prep, None, "check", report, None, 0).write(pages)
 
 
-def _furniture(canvas, page: Page, number: int, game_name: str) -> list[float] | None:
-    """Footer on every page: what it is, the page number, and a 50 mm bar to check the print scale."""
+def _furniture(canvas, page: Page, number: tuple[int, int], game_name: str) -> list[float] | None:
+    """Footer on every page: what it is, its page in its section, and a 50 mm bar to check the print scale."""
     canvas.saveState()
     canvas.setFont("sans-regular", 6)
     canvas.setFillColorRGB(0.35, 0.35, 0.35)
     canvas.drawRightString(page.width - 8 * MM, 2.6 * MM,
-                           f"{game_name} · {page.label} · page {number} · print at 100% / actual size")
+                           f"{game_name} · {page.label} · {_page_of(page.section, *number)}print at 100% / actual size")
     bar = None
     if page.scale_bar:
         x0, y0 = 8 * MM, 3.2 * MM
@@ -111,3 +124,7 @@ def _furniture(canvas, page: Page, number: int, game_name: str) -> list[float] |
         bar = [round(mm(x0), 3), round(mm(y0), 3), round(mm(x0 + 50 * MM), 3)]
     canvas.restoreState()
     return bar
+
+
+def _page_of(section: str, number: int, total: int) -> str:
+    return "" if section == "cover" else f"{section} page {number} of {total} · "

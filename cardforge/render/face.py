@@ -42,6 +42,10 @@ class RenderError(Exception):
 
 
 class CardRenderer:
+    """Draws faces of one game onto one canvas, with caches shared by all the faces it draws."""
+
+    faces_drawn = 0  # in this process: lets a test prove that a build draws each face once
+
     def __init__(self, canvas, game: Game, fonts: FontBook, icons: IconLibrary, report: Report):
         self.canvas, self.game, self.fonts, self.icons, self.report = canvas, game, fonts, icons, report
         self.painter = IconPainter(canvas, icons)
@@ -62,6 +66,7 @@ class CardRenderer:
 
         The drawing is clipped to the piece's shape grown by the bleed. Returns frame records.
         """
+        CardRenderer.faces_drawn += 1
         c = self.canvas
         ctx = self.context(piece, side, copy)
         records = []

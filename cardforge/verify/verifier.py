@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import difflib
+import itertools
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from ..diagnostics import Report, display_path
 from ..layout.layouts import Layout
@@ -183,19 +184,20 @@ class Verifier:
                        f"{len(manifest.get('pages', []))}",
                        help="the PDF and its manifest come from different builds; rebuild")
             return
-        records: dict[int, list[tuple[str, dict]]] = {}
-        for section in SECTIONS:
-            for record in manifest.get(section) or []:
-                records.setdefault(int(record.get("page", 0)), []).append((section, record))
+        records = _by_page(manifest)
+        pending = next(records, None)
         fonts_seen: dict = {}
         counts: dict[tuple, int] = {}
         sections_seen: set[str] = set()
         for number, page in enumerate(pages, start=1):
             reader = PageReader(page, fonts_seen)
             self._fonts(name, number, reader)
-            if number in records:
+            while pending is not None and pending[0] < number:
+                pending = next(records, None)  # a record of a page the PDF does not have
+            if pending is not None and pending[0] == number:
                 reader.read()
-                self._page(name, number, reader, records[number], counts, sections_seen)
+                self._page(name, number, reader, pending[1], counts, sections_seen)
+                pending = next(records, None)
         self._quantities(name, counts, sections_seen)
 
     def _fonts(self, name: str, number: int, reader: "PageReader") -> None:
@@ -417,6 +419,18 @@ def _recorded(frame: dict, layout: Layout, is_icon) -> FrameInfo:
         info.words = [w for cell in cells for w in plain_words(str(cell), is_icon)[0]]
     info.icons = {k: v for k, v in (frame.get("icons") or {}).items() if v}
     return info
+
+
+def _by_page(manifest) -> Iterator[tuple[int, list[tuple[str, dict]]]]:
+    """The manifest's face records grouped by page, in page order; a build's spooled manifest
+    gives them one page at a time, so a large PDF is checked without holding them all."""
+    if hasattr(manifest, "records"):
+        stream = ((int(record.get("page", 0)), section, record) for section, record in manifest.records())
+    else:
+        stream = iter(sorted(((int(record.get("page", 0)), section, record) for section in SECTIONS
+                              for record in manifest.get(section) or []), key=lambda item: item[0]))
+    for page, group in itertools.groupby(stream, key=lambda item: item[0]):
+        yield page, [(section, record) for _, section, record in group]
 
 
 def verify_outputs(prep, outputs, report: Report) -> None:

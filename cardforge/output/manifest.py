@@ -1,0 +1,102 @@
+"""The manifest of a PDF: what was drawn where, streamed to disk as it is drawn.
+
+A build of 10,000 cards records some 40 MB of frames; held as Python objects that is several
+hundred MB.  So each face record is written to a spool file (one JSON line) the moment it is
+drawn and only the page list, which is small, stays in memory.  The verifier reads the records
+back page by page, and the final `<pdf>.manifest.json` files (the kit's, and one per component
+with its pages renumbered) are streamed out of the spool.
+"""
+from __future__ import annotations
+
+import heapq
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import IO, Iterator
+
+SECTIONS = ("cards", "tokens", "boards", "references")
+_DUMP = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
+
+
+class Manifest:
+    """Header, page list and spooled face records of one drawn PDF (one spool file per section)."""
+
+    def __init__(self, header: dict, spool_dir: Path):
+        self.header = dict(header)
+        self.pages: list[dict] = []
+        self.faces = 0
+        self._dir = Path(spool_dir)
+        self._spools: dict[str, tuple[Path, IO[str]]] = {}
+
+    def _spool(self, section: str) -> IO[str]:
+        if section not in self._spools:
+            fd, name = tempfile.mkstemp(prefix=f".manifest-{section}-", suffix=".tmp", dir=str(self._dir))
+            self._spools[section] = (Path(name), os.fdopen(fd, "w", encoding="utf-8"))
+        return self._spools[section][1]
+
+    def add(self, section: str, record: dict) -> None:
+        """Spool one face record: `page<TAB>record without its page`, so that pages renumber cheaply."""
+        page = record.pop("page")
+        self._spool(section).write(f"{page}\t{_DUMP(record)}\n")
+        record["page"] = page
+        self.faces += 1
+
+    def _lines(self, section: str) -> Iterator[tuple[int, str]]:
+        if section not in self._spools:
+            return
+        path, handle = self._spools[section]
+        handle.flush()
+        with open(path, encoding="utf-8") as spool:
+            for line in spool:
+                page, _, data = line.partition("\t")
+                yield int(page), data.rstrip("\n")
+
+    def records(self) -> Iterator[tuple[str, dict]]:
+        """(section, record) in page order."""
+        streams = [((page, section, data) for page, data in self._lines(section)) for section in SECTIONS]
+        for page, section, data in heapq.merge(*streams, key=lambda item: item[0]):
+            record = json.loads(data)
+            record["page"] = page
+            yield section, record
+
+    def get(self, key: str, default=None):
+        """Header keys, as a manifest read from disk would give them (for the verifier)."""
+        if key == "pages":
+            return self.pages
+        return self.header.get(key, default)
+
+    def write(self, path: Path, pages: range | None = None, **header) -> None:
+        """Write the manifest JSON for all pages, or for a range of them renumbered from 1
+        (a component PDF cut from the kit)."""
+        first = pages.start + 1 if pages is not None else 1
+        last = pages.stop if pages is not None else len(self.pages)
+        top = dict(self.header, **header)
+        if pages is not None:
+            top.pop("contents", None)  # the kit's cover lists them; a component has no cover
+        top["pages"] = [dict(p, page=p["page"] - first + 1) for p in self.pages[first - 1:last]]
+        keys = sorted(set(top) | set(SECTIONS))
+        with open(path, "w", encoding="utf-8") as out:
+            out.write("{")
+            for i, key in enumerate(keys):
+                out.write(("," if i else "") + _DUMP(key) + ":")
+                if key in SECTIONS:
+                    out.write("[")
+                    count = 0
+                    for page, data in self._lines(key):
+                        if first <= page <= last:
+                            body = data[1:] if data != "{}" else "}"
+                            out.write(("," if count else "") + f'{{"page":{page - first + 1}' +
+                                      ("," if body != "}" else "") + body)
+                            count += 1
+                    out.write("]")
+                else:
+                    out.write(_DUMP(top[key]))
+            out.write("}\n")
+
+    def close(self) -> None:
+        """Remove the spools (the manifest files written from them stay)."""
+        for path, handle in self._spools.values():
+            handle.close()
+            path.unlink(missing_ok=True)
+        self._spools.clear()

@@ -1,0 +1,61 @@
+"""One pass: a default build draws every face once per paper, and the component PDFs are the kit's
+own pages, copied, with manifests that still describe them."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pypdf import PdfReader
+
+from cardforge.output.build import build_game
+from cardforge.render.face import CardRenderer
+from conftest import BOMBER
+
+COMPONENTS = ("cards", "boards", "tokens", "references")
+
+
+def _faces(manifest: dict) -> int:
+    return sum(len(manifest.get(section) or []) for section in COMPONENTS)
+
+
+def test_default_build_draws_each_face_once_per_paper(tmp_path):
+    before = CardRenderer.faces_drawn
+    result = build_game(BOMBER, tmp_path, papers=("a4", "letter"))
+    assert not result.report.has_errors(), result.report.format_text()
+    drawn = CardRenderer.faces_drawn - before
+    kits = [json.loads((tmp_path / f"bomber-boys-kit-{paper}.manifest.json").read_text()) for paper in ("a4", "letter")]
+    in_kits = sum(_faces(kit) for kit in kits)
+    in_parts = sum(_faces(json.loads((tmp_path / f"bomber-boys-{section}-{paper}.manifest.json").read_text()))
+                   for section in COMPONENTS for paper in ("a4", "letter"))
+    assert in_kits == in_parts > 0  # every face is in its kit and in its component file...
+    assert drawn == in_kits  # ...and was drawn once, not once per file
+
+
+def test_component_pdfs_are_the_kits_pages(tmp_path):
+    result = build_game(BOMBER, tmp_path, papers=("a4",))
+    assert not result.report.has_errors()
+    kit = PdfReader(str(tmp_path / "bomber-boys-kit-a4.pdf")).pages
+    kit_manifest = json.loads((tmp_path / "bomber-boys-kit-a4.manifest.json").read_text())
+    for section in COMPONENTS:
+        part_path = tmp_path / f"bomber-boys-{section}-a4.pdf"
+        part = PdfReader(str(part_path)).pages
+        manifest = json.loads(part_path.with_suffix(".manifest.json").read_text())
+        kit_pages = [p["page"] for p in kit_manifest["pages"] if p["section"] == section]
+        assert len(part) == len(kit_pages) == len(manifest["pages"])
+        offset = kit_pages[0] - 1
+        for number, page in enumerate(part, start=1):
+            assert page.get_contents().get_data() == kit[offset + number - 1].get_contents().get_data()
+        # The component's manifest numbers its own pages and keeps every record of the kit's.
+        assert [p["page"] for p in manifest["pages"]] == list(range(1, len(part) + 1))
+        kit_records = [dict(r, page=r["page"] - offset) for r in kit_manifest[section]]
+        assert manifest[section] == kit_records
+        assert "contents" not in manifest
+
+
+def test_footers_number_pages_within_their_component(tmp_path):
+    result = build_game(BOMBER, tmp_path, papers=("a4",))
+    assert not result.report.has_errors()
+    tokens = PdfReader(str(tmp_path / "bomber-boys-tokens-a4.pdf")).pages
+    total = len(tokens)
+    for number, page in enumerate(tokens, start=1):
+        assert f"tokens page {number} of {total}" in page.extract_text()
