@@ -12,7 +12,8 @@ import time
 from pathlib import Path
 
 from . import __version__
-from .output.build import MODES, PAPERS, build_game
+from .output.build import MODES, PAPERS
+from .output.parallel import Job, build_all
 from .output.pdf import lay_out
 from .prepare import prepare
 from .diagnostics import ContentError, Report
@@ -91,16 +92,17 @@ def cmd_check(args) -> int:
 def cmd_build(args) -> int:
     combined = Report()
     papers = PAPERS if args.paper == "all" else (args.paper,)
-    for game in _games(args.games):
-        out = Path(args.out) / game.resolve().name if args.out else Path("build") / game.resolve().name
-        result = build_game(game, out, papers=papers, mode=args.mode, layouts_dir=args.layouts,
-                            progress=ProgressBar(game.name))
+    games = _games(args.games)
+    out = Path(args.out) if args.out else Path("build")
+    jobs = [Job(game, out / game.resolve().name, paper, args.mode, args.layouts) for game in games for paper in papers]
+    label = games[0].name if len(games) == 1 else f"{len(games)} games"
+    for result in build_all(jobs, ProgressBar(label), workers=args.jobs):
         combined.extend(result.report)
         if not result.report.has_errors():
             for path in result.outputs:
                 print(f"wrote {path}", file=sys.stderr)
         else:
-            print(f"{game}: build failed; previous output left untouched", file=sys.stderr)
+            print(f"{result.game_dir}: build failed; previous output left untouched", file=sys.stderr)
     _emit(combined, args.format)
     return EXIT_CONTENT if combined.has_errors() else EXIT_OK
 
@@ -159,6 +161,8 @@ def parser() -> argparse.ArgumentParser:
                    help="duplex: backs on the next page for a long-edge flip; simplex: backs at the end; "
                         "fold: each front beside its back")
     b.add_argument("--out", help="output folder (default: build/); each game gets a subfolder")
+    b.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="processes drawing games and papers at once (default: one per core)")
     b.set_defaults(func=cmd_build)
 
     s = sub.add_parser("schema", help="write the JSON Schemas for editors")

@@ -59,3 +59,24 @@ def test_footers_number_pages_within_their_component(tmp_path):
     total = len(tokens)
     for number, page in enumerate(tokens, start=1):
         assert f"tokens page {number} of {total}" in page.extract_text()
+
+
+def test_parallel_build_matches_serial_byte_for_byte_and_progress_ends_at_total(tmp_path):
+    from cardforge.output.parallel import Job, build_all
+    from conftest import REPO
+    iron = REPO / "content" / "iron-rain"
+    trace: list[tuple[int, int]] = []
+    outputs = {}
+    for name, workers in (("serial", 1), ("pool", 2)):
+        jobs = [Job(game, tmp_path / name / game.name, paper, "duplex", None)
+                for game in (BOMBER, iron) for paper in ("a4", "letter")]
+        results = build_all(jobs, (lambda d, t: trace.append((d, t))) if workers == 2 else None, workers=workers)
+        assert all(not r.report.has_errors() for r in results)
+        outputs[name] = {p.relative_to(tmp_path / name): p.read_bytes()
+                         for r in results for p in r.outputs}
+    assert outputs["serial"].keys() == outputs["pool"].keys() and len(outputs["pool"]) == 40
+    assert all(outputs["serial"][k] == outputs["pool"][k] for k in outputs["pool"])
+    done, total = trace[-1]
+    assert done == total > 0
+    assert all(d <= t for d, t in trace)
+    assert not list(tmp_path.rglob("*.tmp"))

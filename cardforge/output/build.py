@@ -8,7 +8,9 @@ sorted iteration), so the same input gives the same bytes.
 """
 from __future__ import annotations
 
+import gc
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from ..diagnostics import ContentError, Report
 from ..frontend.model import Game
 from ..prepare import Prepared, prepare
 from ..verify import Verifier
-from .pages import _faces, cover_page, plan_sections
+from .pages import count_faces, cover_page, plan_sections
 from .pdf import Progress, Writer
 from .pdfcopy import copy_pages, same_pages
 
@@ -43,18 +45,36 @@ def build_game(game_dir: Path, out_dir: Path, papers=PAPERS, mode: str = "duplex
     except ContentError:
         return result
     result.game = prep.game
-    counter = _Counter(progress, _faces(prep) * len(papers))
+    counter = _Counter(progress, sum(count_faces(prep, paper) for paper in papers))
     staged: list[tuple[Path, Path]] = []
     try:
-        for paper in papers:
-            staged += build_paper(prep, Path(out_dir), paper, mode, report, counter, kit)
-            if report.has_errors():
-                return result
+        with drawing_gc():
+            for paper in papers:
+                staged += build_paper(prep, Path(out_dir), paper, mode, report, counter, kit)
+                if report.has_errors():
+                    return result
         result.outputs = commit(staged)
         staged = []
         return result
     finally:
         discard(staged)
+
+
+@contextmanager
+def drawing_gc():
+    """Garbage collection tuned for drawing: the prepared game (thousands of long-lived objects) is
+    frozen out of every collection, and young collections run a hundred times less often, since
+    drawing makes many short-lived objects and few cycles.  Without this the collector took 20-30%
+    of a build."""
+    thresholds = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 1000)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
 
 
 class _Counter:

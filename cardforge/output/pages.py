@@ -200,12 +200,11 @@ def plan_sections(prep: Prepared, paper: str, mode: str, report: Report) -> list
     return planned
 
 
-def _faces(prep: Prepared, section: str | None = None) -> int:
+def count_faces(prep: Prepared, paper: str) -> int:
+    """Faces one paper's PDFs draw (a board counts once per tile), for the progress bar."""
     total = 0
     for deck in prep.game.decks:
-        if section in (None, deck.component):
-            total += sum(card.quantity * (2 if card.back else 1) for card in deck.cards)
+        total += sum(card.quantity * (2 if card.back else 1) for card in deck.cards)
     for board in prep.game.boards:
-        if section in (None, board.component):
-            total += len(plan_tiles("a4", board.width, board.height, prep.game.bleed))
+        total += len(plan_tiles(paper, board.width, board.height, prep.game.bleed))
     return total
