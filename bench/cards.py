@@ -48,7 +48,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 FONTS = REPO / "fonts"
 PER_PAGE = 9
-TARGET_RATIO = 2.0  # from the issue: cardforge at most 2x the plain script's time
+TARGET_RATIO = 1.5  # issue 9: the cards-only build at most 1.5x the plain script's time
+TARGET_KIT_RATIO = 1.7  # issue 9: the default build (with the kit) at most 1.7x
 TARGET_RSS_MB = 100.0
 TARGET_PDF_KB = 500.0
 
@@ -376,8 +377,8 @@ def main(argv: list[str] | None = None) -> int:
         print("imports; peak RSS: the child's peak (VmHWM), max over runs. all PDFs: every PDF the build wrote")
         print("(count). fonts: embedded font files. lines: wrapped body lines (the same means the same wrapping).")
         print("cardforge: build_game(kit=False), which writes the cards PDF and its manifest, the same PDF the plain")
-        print("script writes. + kit PDF: the default build, which also writes the whole kit (cover + the same card")
-        print("pages again), so it draws every card twice.")
+        print("script writes. + kit PDF: the default build, which also writes the whole kit; the cards PDF is")
+        print("then cut out of the kit's pages, so every card is still drawn and verified once.")
         print()
         if problems:
             print("imposition: WRONG: " + "; ".join(problems))
@@ -389,14 +390,19 @@ def main(argv: list[str] | None = None) -> int:
         ratio = med("cardforge", "work_s") / med("plain", "work_s")
         rss_mb, pdf_kb = peak_mb("cardforge"), cf["pdf_bytes"] / 1024
         print("targets for cardforge (from the issue):")
-        extra = f"; with the kit PDF {med('cardforge-kit', 'work_s') / med('plain', 'work_s'):.2f}x" \
-            if "cardforge-kit" in sides else ""
         print(f"  time     <= {TARGET_RATIO:g}x plain : {ratio:.2f}x  {'ok' if ratio <= TARGET_RATIO else 'MISSED'}"
-              f"  (whole process {med('cardforge', 'process_s') / med('plain', 'process_s'):.2f}x{extra})")
+              f"  (whole process {med('cardforge', 'process_s') / med('plain', 'process_s'):.2f}x)")
+        kit_ratio = None
+        if "cardforge-kit" in sides:
+            kit_ratio = med("cardforge-kit", "work_s") / med("plain", "work_s")
+            print(f"  default build with the kit <= {TARGET_KIT_RATIO:g}x plain : {kit_ratio:.2f}x  "
+                  f"{'ok' if kit_ratio <= TARGET_KIT_RATIO else 'MISSED'}")
         print(f"  peak RSS <  {TARGET_RSS_MB:g} MB   : {rss_mb:.1f} MB  {'ok' if rss_mb < TARGET_RSS_MB else 'MISSED'}")
         print(f"  cards PDF < {TARGET_PDF_KB:g} KB   : {pdf_kb:.1f} KB  {'ok' if pdf_kb < TARGET_PDF_KB else 'MISSED'}")
         if args.keep:
             print(f"game and PDFs kept in {work}")
+        if kit_ratio is not None:
+            print(f"kit ratio: {kit_ratio:.2f}")
         print(f"ratio: {ratio:.1f}")
         return 1 if problems else 0
     finally:

@@ -124,6 +124,7 @@ def build_paper(prep: Prepared, out_dir: Path, paper: str, mode: str, report: Re
                 # Read the PDF back before it may replace anything: its text, icons and fonts
                 # must be what the data produced (see cardforge/verify/).
                 verifier.verify(tmp, manifest, shown_as=target)
+                gc.collect()  # the PDF reader's objects form cycles; free them before the next PDF
                 staged.append((tmp, target))
                 if report.has_errors():
                     return []
@@ -134,6 +135,7 @@ def build_paper(prep: Prepared, out_dir: Path, paper: str, mode: str, report: Re
                         part = range(first, first + len(section_pages))
                         first += len(section_pages)
                         staged += _cut(tmp, part, final(section), title(section), manifest, report)
+                        gc.collect()
                         if report.has_errors():
                             return []
             finally:

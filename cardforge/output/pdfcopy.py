@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pypdf import PdfReader, PdfWriter
-from pypdf.generic import NameObject, TextStringObject
+from pypdf.generic import ArrayObject, NameObject, TextStringObject
 
 
 def copy_pages(source: Path, pages: range, target: Path, title: str) -> None:
@@ -27,14 +27,23 @@ def copy_pages(source: Path, pages: range, target: Path, title: str) -> None:
 
 
 def same_pages(source: Path, pages: range, copy: Path) -> bool:
-    """Whether `copy` holds exactly pages `pages` of `source`: sizes and drawing operators alike."""
-    original, copied = PdfReader(str(source)).pages, PdfReader(str(copy)).pages
-    if len(copied) != len(pages):
+    """Whether `copy` holds exactly pages `pages` of `source`: sizes and drawing operators alike.
+    The content streams are compared as stored (compressed), so nothing is decoded."""
+    original, copied = PdfReader(str(source)), PdfReader(str(copy))
+    if len(copied.pages) != len(pages):
         return False
-    for index, page in zip(pages, copied):
-        kit_page = original[index]
+    for index, number in zip(pages, range(len(pages))):
+        kit_page, page = original.pages[index], copied.pages[number]
         if [float(v) for v in kit_page.mediabox] != [float(v) for v in page.mediabox]:
             return False
-        if kit_page.get_contents().get_data() != page.get_contents().get_data():
+        if _stored(kit_page) != _stored(page):
             return False
     return True
+
+
+def _stored(page) -> bytes:
+    contents = page.get("/Contents")
+    contents = contents.get_object() if contents is not None else None
+    if isinstance(contents, ArrayObject):
+        return b"".join(part.get_object()._data for part in contents)
+    return contents._data if contents is not None else b""
