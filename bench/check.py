@@ -50,10 +50,11 @@ def run_cli(game: Path) -> tuple[float, int, int, int]:
 
 def stages(game: Path, runs: int) -> dict[str, float]:
     """Median time of each stage, in this process (imports done, caches as after one run)."""
-    from cardforge import rules as rules_module
-    from cardforge.prepare import prepare
+    from cardforge import prepare as prepare_module
     from cardforge.diagnostics import ContentError, Report
-    from cardforge.model import load_game
+    from cardforge.frontend.model import load_game
+    from cardforge.prepare import prepare
+    rules_module = prepare_module  # check_game is called through the name prepare.py imported
 
     times: dict[str, list[float]] = {"load": [], "check": [], "rules": []}
     original = rules_module.check_game
@@ -95,7 +96,7 @@ def main() -> int:
         print("no games found under content/", file=sys.stderr)
         return 2
     print(f"`cardforge check` per game: median of {args.runs} runs, wall time of a fresh process;")
-    print("in-process stages (medians): load = load_game, check = build.prepare, rules = rules.check_game\n")
+    print("in-process stages (medians): load = load_game, check = prepare.prepare, rules = rules.check_game\n")
     header = f"{'game':<16} {'process':>9} {'load':>8} {'check':>8} {'rules':>8}  exit  errors  warnings  target"
     print(header)
     print("-" * len(header))

@@ -12,8 +12,7 @@ import time
 from pathlib import Path
 
 from . import __version__
-from .output.build import MODES, PAPERS
-from .output.parallel import Job, build_all
+from .output.pages import MODES, PAPERS
 from .output.pdf import lay_out
 from .prepare import prepare
 from .diagnostics import ContentError, Report
@@ -90,6 +89,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_build(args) -> int:
+    from .output.parallel import Job, build_all  # the writer and PDF reader: not needed by `check`
     combined = Report()
     papers = PAPERS if args.paper == "all" else (args.paper,)
     games = _games(args.games)

@@ -99,8 +99,12 @@ class IconPainter:
     def __init__(self, canvas, library: IconLibrary):
         self.canvas, self.library = canvas, library
         self.forms: dict[tuple[str, str], tuple[str, float, float]] = {}
+        # On a measuring canvas (`check`) an icon is read once to prove it loads, in any colour.
+        self.measuring = getattr(canvas, "measuring", False) is True
 
     def _form(self, name: str, color: str) -> tuple[str, float, float]:
+        if self.measuring:
+            color = "#000000"
         key = (name, color)
         if key not in self.forms:
             drawing = _drawing(self.library.sources[name], color)
@@ -115,6 +119,8 @@ class IconPainter:
     def draw(self, name: str, x: float, y: float, width: float, height: float, color: str = "#000000") -> None:
         """Draw icon `name` fitted (aspect kept, centred) into the box with lower-left (x, y)."""
         form, w, h = self._form(name, color)
+        if self.measuring:
+            return
         scale = min(width / w, height / h)
         c = self.canvas
         c.saveState()

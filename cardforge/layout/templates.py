@@ -53,10 +53,7 @@ class Template:
         self.source = source
         self._compiled = None
         if "{{" in source or "{%" in source or "{#" in source:
-            try:
-                self._compiled = _env.from_string(source)
-            except TemplateSyntaxError as exc:
-                raise TemplateFailure(f"template syntax error: {exc.message}", exc.lineno) from None
+            self._compiled = _compiled(source, "template")
 
     @property
     def is_constant(self) -> bool:
@@ -75,13 +72,31 @@ class Expression:
 
     def __init__(self, source: str):
         self.source = source
-        try:
-            self._compiled = _env.compile_expression(source, undefined_to_none=False)
-        except TemplateSyntaxError as exc:
-            raise TemplateFailure(f"expression syntax error: {exc.message}", exc.lineno) from None
+        self._compiled = _compiled(source, "expression")
 
     def evaluate(self, context: dict[str, Any]) -> Any:
         return _run("expression", lambda: self._compiled(**context))
+
+
+_cache: dict[tuple[str, str], Any] = {}
+CACHE_LIMIT = 4096  # distinct sources kept compiled; layouts have tens to hundreds
+
+
+def _compiled(source: str, kind: str):
+    """Each distinct template or expression is compiled once per process (Jinja2 compiles to Python
+    code, about a millisecond each); many frames and layouts share the same sources."""
+    key = (kind, source)
+    compiled = _cache.get(key)
+    if compiled is None:
+        try:
+            compiled = (_env.from_string(source) if kind == "template"
+                        else _env.compile_expression(source, undefined_to_none=False))
+        except TemplateSyntaxError as exc:
+            raise TemplateFailure(f"{kind} syntax error: {exc.message}", exc.lineno) from None
+        if len(_cache) >= CACHE_LIMIT:
+            _cache.clear()
+        _cache[key] = compiled
+    return compiled
 
 
 def _run(what: str, call) -> Any:

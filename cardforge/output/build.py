@@ -18,12 +18,11 @@ from ..diagnostics import ContentError, Report
 from ..frontend.model import Game
 from ..prepare import Prepared, prepare
 from ..verify import Verifier
-from .pages import count_faces, cover_page, plan_sections
+from .pages import MODES, PAPERS, count_faces, cover_page, plan_sections
 from .pdf import Progress, Writer
 from .pdfcopy import copy_pages, same_pages
 
-PAPERS = ("a4", "letter")
-MODES = ("duplex", "simplex", "fold")
+
 
 
 @dataclass

@@ -15,6 +15,9 @@ from .impose import (Sheet, Tile, draw_alignment_mark, draw_assembly_map, draw_c
 if TYPE_CHECKING:
     from .pdf import Writer
 
+PAPERS = ("a4", "letter")
+MODES = ("duplex", "simplex", "fold")
+
 
 @dataclass
 class Page:

@@ -89,6 +89,8 @@ class NullCanvas:
     """A canvas that draws nothing: `check` lays every page out (fitting text, tables, tracks)
     to find what only drawing would find, without the cost of producing a PDF."""
 
+    measuring = True  # the renderer fits text and checks icons but draws nothing onto it
+
     def __getattr__(self, name):
         return self
 

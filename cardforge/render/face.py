@@ -218,8 +218,8 @@ class CardRenderer:
             raise RenderError("E-TEXT-OVERFLOW", fitted.message,
                               help="shorten the text, or give the frame more room or a smaller min_size")
         color_value = self._value(frame, "color", ctx)
-        lines = richtext.draw(self.canvas, fitted, rich, x, y + h, w, h, props["align"], props["valign"],
-                              self.color(color_value, layout), self.painter, self._color_hex(color_value, layout))
+        lines = self._draw_fitted(fitted, rich, x, y + h, w, h, props["align"], props["valign"],
+                                  self.color(color_value, layout), self._color_hex(color_value, layout))
         record.update(text=rich.plain, lines=lines, size=fitted.size)
         if rich.icons:
             record["icons"] = dict(rich.icons)
@@ -235,8 +235,17 @@ class CardRenderer:
             raise RenderError("E-TEXT-OVERFLOW", f"'{markup}': {fitted.message}",
                               help="give the frame more room or a smaller min_size")
         color = props.get("color", "black")
-        return richtext.draw(self.canvas, fitted, rich, x, y + h, w, h, align, valign, self.color(color, layout),
-                             self.painter, self._color_hex(color, layout))
+        return self._draw_fitted(fitted, rich, x, y + h, w, h, align, valign, self.color(color, layout),
+                                 self._color_hex(color, layout))
+
+    def _draw_fitted(self, fitted, rich, x, top, w, h, align, valign, color, icon_color) -> list[str]:
+        """Draw fitted text; on a measuring canvas only its inline icons are loaded (to prove they
+        load), since fitting has already found whatever drawing could."""
+        if self.painter.measuring:
+            for name in rich.icons:
+                self.painter.draw(name, x, top, h, h)
+            return []
+        return richtext.draw(self.canvas, fitted, rich, x, top, w, h, align, valign, color, self.painter, icon_color)
 
     def _draw_track(self, frame, layout, piece, ctx, x, y, w, h, record):
         """Numbered spaces in a line or clockwise round the frame's edge (victory point tracks)."""
