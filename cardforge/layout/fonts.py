@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import yaml
 from reportlab.pdfbase import pdfmetrics
@@ -23,13 +24,18 @@ _FALLBACK = {"bold_italic": ("bold_italic", "bold", "italic", "regular"),
 @dataclass
 class Family:
     name: str
-    faces: dict[str, str]  # style -> registered reportlab font name
+    styles: dict[str, str]  # style -> reportlab font name (registered when first used)
+    register: Callable[[str], None]
 
     def face(self, style: str) -> str:
         for candidate in _FALLBACK[style]:
-            if candidate in self.faces:
-                return self.faces[candidate]
-        return self.faces["regular"]
+            if candidate in self.styles:
+                break
+        else:
+            candidate = "regular"
+        font_name = self.styles[candidate]
+        self.register(font_name)
+        return font_name
 
 
 class FontError(Exception):
@@ -43,6 +49,7 @@ class FontBook:
         self.files: dict[str, tuple[dict[str, Path], str]] = {}  # family -> (style -> file, name prefix)
         self.families: dict[str, Family] = {}
         self._glyphs: dict[str, frozenset[int]] = {}
+        self._paths: dict[str, Path] = {}  # font name -> file
         self._missing: dict[tuple[str, str], list[str]] = {}  # (font, word) -> characters it lacks
 
     def add_family(self, name: str, files: dict[str, Path], prefix: str = "") -> None:
@@ -53,23 +60,31 @@ class FontBook:
         return sorted(self.files)
 
     def family(self, name: str) -> Family | None:
+        """A family; each of its styles is read from its file when first used (a TrueType file
+        takes some 15 ms to parse, and most layouts use two or three of a family's styles)."""
         if name not in self.families:
             if name not in self.files:
                 return None
             files, prefix = self.files[name]
-            faces = {}
+            styles = {}
             for style, path in files.items():
-                font_name = f"{prefix}{name}-{style}"
-                if font_name not in pdfmetrics.getRegisteredFontNames():
-                    try:
-                        pdfmetrics.registerFont(TTFont(font_name, str(path)))
-                    except (TTFError, OSError) as exc:
-                        raise FontError(f"cannot use font file {Path(path).name}: {exc}") from None
-                faces[style] = font_name
-                if font_name not in self._glyphs:
-                    self._glyphs[font_name] = frozenset(pdfmetrics.getFont(font_name).face.charToGlyph)
-            self.families[name] = Family(name, faces)
+                styles[style] = f"{prefix}{name}-{style}"
+                self._paths[styles[style]] = Path(path)
+            if "regular" not in styles:
+                raise FontError(f"font family '{name}' has no regular style")
+            self.families[name] = Family(name, styles, self.register)
         return self.families[name]
+
+    def register(self, font_name: str) -> None:
+        if font_name in self._glyphs:
+            return
+        if font_name not in pdfmetrics.getRegisteredFontNames():
+            path = self._paths[font_name]
+            try:
+                pdfmetrics.registerFont(TTFont(font_name, str(path)))
+            except (TTFError, OSError) as exc:
+                raise FontError(f"cannot use font file {path.name}: {exc}") from None
+        self._glyphs[font_name] = frozenset(pdfmetrics.getFont(font_name).face.charToGlyph)
 
     def missing_chars(self, font_name: str, text: str) -> list[str]:
         key = (font_name, text)
@@ -109,5 +124,6 @@ def fonts_for_game(game_id: str, extra: dict[str, dict[str, Path]]) -> FontBook:
     book.files.update(base.files)
     for family, files in extra.items():
         book.add_family(family, files, prefix=f"{game_id}-")
-        book.family(family)  # register now, so a broken font file is reported before drawing
+        for style in files:  # register now, so a broken font file is reported before drawing
+            book.family(family).face(style)
     return book

@@ -139,6 +139,9 @@ def cover_page(prep: Prepared, paper: str, sections: list[tuple[str, list[Page]]
 
     def draw(writer: Writer, number: int) -> None:
         c = writer.canvas
+        fonts = writer.prep.fonts
+        for family, style in (("display", "bold"), ("sans", "regular"), ("sans", "italic"), ("sans", "bold")):
+            fonts.family(family).face(style)  # registered on first use
         c.saveState()
         c.setFillColorRGB(0.1, 0.1, 0.1)
         c.setFont("display-bold", 30)

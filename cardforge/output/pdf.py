@@ -28,8 +28,7 @@ class Writer:
                  total_faces: int, spool_dir: Path | None = None):
         self.prep, self.report, self.progress, self.total = prep, report, progress, total_faces
         game = prep.game
-        for family in ("sans", "display"):  # the canvas's initial font, page furniture and cover
-            prep.fonts.family(family)
+        prep.fonts.family("sans").face("regular")  # the canvas's initial font, and the page furniture
         self.canvas = NullCanvas() if target is None else Canvas(
             str(target), invariant=1, pageCompression=1, initialFontName="sans-regular", initialFontSize=9)
         self.canvas.setTitle(title)
