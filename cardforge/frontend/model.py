@@ -29,6 +29,9 @@ class Card:
     back: str | None
     doc: Document
     pointer: str  # JSON pointer of the card in its file
+    # Template values rendered for this card, shared by every stage that evaluates its faces
+    # (the rules' asset checks, check's layout, each paper's drawing): see render/face.py.
+    rendered: dict = field(default_factory=dict, repr=False, compare=False)
 
     def pos(self, key: str | None = None) -> Position:
         return self.doc.pos(pointer_join(self.pointer, key) if key else self.pointer)
@@ -69,6 +72,7 @@ class Board:
     doc: Document
     pointer: str
     component: str = "boards"  # "boards" or "references"
+    rendered: dict = field(default_factory=dict, repr=False, compare=False)  # as Card.rendered
 
     def pos(self, key: str | None = None) -> Position:
         return self.doc.pos(pointer_join(self.pointer, key) if key else self.pointer)

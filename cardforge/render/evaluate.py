@@ -12,7 +12,7 @@ from ..layout import text as richtext
 from ..layout.text import icon_names
 from ..layout.layouts import Frame, Layout
 from ..layout.templates import Expression, Template, TemplateFailure, parse, truthy
-from .face import CardRenderer
+from .face import CardRenderer, rendered
 
 
 @dataclass
@@ -66,16 +66,16 @@ class FaceEvaluator:
         self._renderer = CardRenderer(None, game, fonts, icons, Report())
         self._rich: dict[tuple, tuple[list[str], dict[str, int]]] = {}
         self._fields_of: dict[int, list[str]] = {}  # id(frame) -> fields; frames live as long as their layout
+        self._piece, self._face_ctx = None, None  # the face being evaluated, and its context
 
     def context(self, piece, side: str, copy: int) -> dict[str, Any]:
         return self._renderer.context(piece, side, copy)
 
-    @staticmethod
-    def _value(frame: Frame, key: str, ctx: dict) -> Any:
+    def _value(self, frame: Frame, key: str, ctx: dict) -> Any:
         template = frame.templates.get(key)
         if template is None:
             return frame.props.get(key)
-        return template.render(ctx)
+        return rendered(self._piece, template, ctx, self._face_ctx)
 
     def _words(self, markup: str, font: str, style: str, uppercase: bool) -> tuple[list[str], dict[str, int]]:
         """The words a text frame prints (icons left out) and its inline icons.
@@ -91,6 +91,7 @@ class FaceEvaluator:
 
     def frames(self, layout: Layout, piece, side: str, copy: int, text: bool = True) -> list[FrameInfo]:
         ctx = self.context(piece, side, copy)
+        self._piece, self._face_ctx = piece, ctx
         out = []
         for frame in layout.frames:
             info = FrameInfo(frame.name, frame.type, self._fields(frame), frame)

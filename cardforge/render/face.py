@@ -41,6 +41,22 @@ class RenderError(Exception):
         self.code, self.message, self.help = code, message, help
 
 
+def rendered(piece: Piece, template: Template, ctx: dict, face_ctx: dict | None) -> Any:
+    """A template's value for one face of a piece, rendered once and remembered on the piece, so
+    that the rules stage, `check` and the drawing of each paper do not render it again.  The
+    key is the template and the face (side, copy); only a value rendered in the face's own
+    context (`ctx is face_ctx`) is remembered, not one that also sees a track space or a row."""
+    if template.is_constant:
+        return template.source
+    if ctx is not face_ctx:
+        return template.render(ctx)
+    key = (id(template), ctx["side"], ctx["copy"])
+    memo = piece.rendered
+    if key not in memo:
+        memo[key] = template.render(ctx)
+    return memo[key]
+
+
 class CardRenderer:
     """Draws faces of one game onto one canvas, with caches shared by all the faces it draws."""
 
@@ -54,6 +70,7 @@ class CardRenderer:
         self._color_cache: dict[tuple, Any] = {}
         self._game_data = game.template_data()
         self._reported: set[tuple] = set()  # copies of a card share their problems: report once
+        self._piece, self._face_ctx = None, None  # the face being evaluated, and its context
 
     def context(self, piece: Piece, side: str, copy: int) -> dict[str, Any]:
         ctx = piece.context()
@@ -69,6 +86,7 @@ class CardRenderer:
         CardRenderer.faces_drawn += 1
         c = self.canvas
         ctx = self.context(piece, side, copy)
+        self._piece, self._face_ctx = piece, ctx
         records = []
         c.saveState()
         clip = c.beginPath()
@@ -97,7 +115,7 @@ class CardRenderer:
         if template is None:
             return frame.props.get(key)
         try:
-            return template.render(ctx)
+            return rendered(self._piece, template, ctx, self._face_ctx)
         except TemplateFailure as exc:
             raise RenderError("E-TEMPLATE", f"'{key}': {exc.message}",
                               help=f"the template is at {display_path(frame.layout_file, None)}:{frame.position.line}") from None
