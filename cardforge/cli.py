@@ -107,6 +107,81 @@ def cmd_build(args) -> int:
     return EXIT_CONTENT if combined.has_errors() else EXIT_OK
 
 
+def _one_game(args) -> Path:
+    games = _games([args.game] if args.game else [])
+    if len(games) != 1:
+        raise UsageError("name one game folder: " + " ".join(str(g) for g in games))
+    return games[0]
+
+
+def cmd_serve(args) -> int:
+    from .serve.server import Builder, Preview, Watcher, make_server
+    from .serve.session import Session
+    game = _one_game(args)
+    out = (Path(args.out) if args.out else Path("build")) / game.resolve().name
+    session = Session(game, args.layouts)
+    print(f"cardforge serve: drawing every piece of {game} …", file=sys.stderr)
+    preview = Preview(session, out, PAPERS if args.paper == "all" else (args.paper,))
+    preview.refresh()
+    preview.builder = Builder(preview, game, args.layouts)  # forked now, before any thread starts
+    if not session.stale:
+        preview.builder.request()
+    try:
+        server = make_server(preview, args.port)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror}; choose another --port") from None
+
+    def report(changes, redrawn, seconds):
+        errors = sum(1 for d in session.diagnostics if d["severity"] == "error")
+        print(f"{len(changes)} file(s) changed: {len(redrawn)} face(s) redrawn in {seconds:.2f} s"
+              + (f", {errors} error(s)" if errors else ""), file=sys.stderr)
+
+    watcher = Watcher(preview, _watched(game, args.layouts), report).start()
+    print(f"preview of {session.game_name}: http://127.0.0.1:{server.server_address[1]}/  (Ctrl+C to stop)",
+          file=sys.stderr)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    finally:
+        server.closing = True
+        watcher.close()
+        preview.builder.close()
+        server.server_close()
+    return EXIT_OK
+
+
+def _watched(game: Path, layouts: Path | None) -> list[Path]:
+    from .layout.fonts import FONTS_DIR
+    from .prepare import layout_roots
+    roots = layout_roots(game, game.resolve().name, layouts)
+    return [game] + [r for r in roots[1:] if r.is_dir()] + [FONTS_DIR]
+
+
+def cmd_watch(args) -> int:
+    """Rebuild the PDFs after every save and print the diagnostics, until Ctrl+C."""
+    from watchfiles import watch
+    from .frontend import load
+    load.file_memo = load.FileMemo()  # unchanged files are not read again
+    game = _one_game(args)
+    out_root = Path(args.out) if args.out else Path("build")
+    out = (out_root / game.resolve().name).resolve()
+    args.games = [str(game)]
+
+    def relevant(_change, path: str) -> bool:
+        resolved = Path(path).resolve()
+        return out not in resolved.parents and not resolved.name.endswith((".tmp", "~", ".swp"))
+
+    def once() -> None:
+        start = time.monotonic()
+        status = cmd_build(args)
+        print(f"[{time.strftime('%H:%M:%S')}] {'built' if status == EXIT_OK else 'build failed'} in "
+              f"{time.monotonic() - start:.2f} s; watching {game} for changes (Ctrl+C to stop)", file=sys.stderr)
+
+    once()
+    for _ in watch(*_watched(game, args.layouts), watch_filter=relevant, step=30, debounce=400):
+        once()
+    return EXIT_OK
+
+
 def cmd_schema(args) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -164,6 +239,24 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                    help="processes drawing games and papers at once (default: one per core)")
     b.set_defaults(func=cmd_build)
+
+    v = sub.add_parser("serve", help="a live preview in the browser that follows every save")
+    v.add_argument("game", nargs="?", metavar="GAME_DIR", help="the game folder (default: the only game in content/)")
+    v.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000)")
+    v.add_argument("--layouts", type=Path, default=None, help="the layouts library (default: layouts/ beside content/)")
+    v.add_argument("--paper", choices=PAPERS + ("all",), default="a4", help="paper of the PDFs rebuilt in the background")
+    v.add_argument("--out", help="output folder of those PDFs (default: build/)")
+    v.set_defaults(func=cmd_serve)
+
+    w = sub.add_parser("watch", help="rebuild the PDFs after every save and print the diagnostics")
+    w.add_argument("game", nargs="?", metavar="GAME_DIR", help="the game folder (default: the only game in content/)")
+    w.add_argument("--layouts", type=Path, default=None, help="the layouts library (default: layouts/ beside content/)")
+    w.add_argument("--paper", choices=PAPERS + ("all",), default="all")
+    w.add_argument("--mode", choices=MODES, default="duplex")
+    w.add_argument("--out", help="output folder (default: build/)")
+    w.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics format")
+    w.add_argument("--jobs", "-j", type=int, default=1, help=argparse.SUPPRESS)
+    w.set_defaults(func=cmd_watch)
 
     s = sub.add_parser("schema", help="write the JSON Schemas for editors")
     s.add_argument("game", nargs="?", help="also write one card schema per deck of this game")

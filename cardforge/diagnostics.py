@@ -75,19 +75,27 @@ def display_path(path: Path, root: Path | None) -> str:
         return path.as_posix()
 
 
-_line_cache: dict[Path, list[str]] = {}
+_line_cache: dict[tuple, list[str]] = {}
 
 
 def _source_line(pos: Position | None) -> str | None:
+    """The line a diagnostic points at, as the file is now (a long-running preview sees edits)."""
     if pos is None:
         return None
-    lines = _line_cache.get(pos.path)
+    try:
+        st = Path(pos.path).stat()
+    except OSError:
+        return None
+    key = (str(pos.path), st.st_mtime_ns, st.st_size)
+    lines = _line_cache.get(key)
     if lines is None:
         try:
             lines = Path(pos.path).read_text(encoding="utf-8", errors="replace").splitlines()
         except OSError:
             return None
-        _line_cache[pos.path] = lines
+        if len(_line_cache) > 256:
+            _line_cache.clear()
+        _line_cache[key] = lines
     if 1 <= pos.line <= len(lines):
         return lines[pos.line - 1].expandtabs(1)
     return None

@@ -120,9 +120,53 @@ class _Builder:
         return result
 
 
+class FileMemo:
+    """Loaded files remembered while they are unchanged (same size and modification time), with
+    the diagnostics they gave: the preview server reloads a game after every save, and only the
+    file that was saved needs reading again.  Off unless a long-running process turns it on."""
+
+    def __init__(self):
+        self.entries: dict[tuple, tuple[Document | None, list]] = {}
+
+    @staticmethod
+    def stamp(path: Path) -> tuple | None:
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        return (str(path), st.st_mtime_ns, st.st_size)
+
+    def forget(self, path: str) -> None:
+        """Drop an older version of a file, and what was remembered about its document."""
+        old = [key for key in self.entries if key[0] == path]
+        docs = {id(self.entries[key][0]) for key in old}
+        for key in old + [k for k in self.entries if k[0] == "valid" and k[1] in docs]:
+            del self.entries[key]
+
+
+file_memo: FileMemo | None = None
+
+
 def load_yaml(path: Path, report: Report, display_name: Path | None = None) -> Document | None:
     """Load one YAML file; problems go to `report`, and None means unusable."""
     path = Path(path)
+    memo = file_memo
+    key = memo.stamp(path) + (str(display_name),) if memo is not None and memo.stamp(path) else None
+    if key is not None:
+        if key in memo.entries:
+            doc, items = memo.entries[key]
+            report.items.extend(items)
+            return doc
+        scratch = Report()
+        doc = _load_yaml(path, scratch, display_name)
+        memo.forget(str(path))
+        memo.entries[key] = (doc, list(scratch.items))
+        report.items.extend(scratch.items)
+        return doc
+    return _load_yaml(path, report, display_name)
+
+
+def _load_yaml(path: Path, report: Report, display_name: Path | None = None) -> Document | None:
     doc = Document(path=path, data=None)
     try:
         raw = path.read_bytes()

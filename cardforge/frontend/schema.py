@@ -19,6 +19,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from ..diagnostics import Report
+from . import load
 from .load import Document, pointer_join
 
 SCHEMA_NAMES = ("game", "cards", "layout", "rules")  # rules: a game's rules.yaml (cardforge/rules/)
@@ -89,6 +90,19 @@ def _has_remote_ref(node: Any) -> bool:
 
 def validate(doc: Document, schema: dict, report: Report, what: str = "file") -> bool:
     """Validate `doc` against `schema`, adding one diagnostic per violation. True if valid."""
+    memo = load.file_memo
+    if memo is not None:  # the same loaded document against the same schema: the same answer
+        key = ("valid", id(doc), json.dumps(schema, sort_keys=True, default=str))
+        if key not in memo.entries:
+            scratch = Report()
+            memo.entries[key] = (doc, [_validate(doc, schema, scratch)] + scratch.items)
+        _, (ok, *items) = memo.entries[key]
+        report.items.extend(items)
+        return ok
+    return _validate(doc, schema, report)
+
+
+def _validate(doc: Document, schema: dict, report: Report) -> bool:
     errors = sorted(validator(schema).iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
     for error in errors:
         _report_error(error, doc, report)

@@ -219,6 +219,9 @@ class Usage:
     keys: list[tuple[str, str, str]] = field(default_factory=list)
 
 
+_compiled: dict[str, tuple[Callable, Usage]] = {}
+
+
 class Expr:
     """One compiled expression of a rules file."""
 
@@ -226,12 +229,17 @@ class Expr:
 
     def __init__(self, source: str):
         self.source = source
-        try:
-            tree = Parser(_env, source, state="variable").parse_expression()
-            self._fn = _env.compile_expression(source, undefined_to_none=False)
-        except TemplateSyntaxError as exc:
-            raise ExpressionError(f"expression does not parse: {exc.message}") from None
-        self.usage = analyse(tree)
+        compiled = _compiled.get(source)
+        if compiled is None:  # compiled once per process: the preview recompiles rules after every save
+            try:
+                tree = Parser(_env, source, state="variable").parse_expression()
+                fn = _env.compile_expression(source, undefined_to_none=False)
+            except TemplateSyntaxError as exc:
+                raise ExpressionError(f"expression does not parse: {exc.message}") from None
+            if len(_compiled) > 4096:
+                _compiled.clear()
+            compiled = _compiled[source] = (fn, analyse(tree))
+        self._fn, self.usage = compiled
 
     def __call__(self, context: dict[str, Any]) -> Any:
         try:

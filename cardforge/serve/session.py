@@ -1,0 +1,217 @@
+"""The designer's loop: a game kept loaded, and after each save only what changed redrawn.
+
+A Session owns the last good state of a game: a picture of every face (cards, tokens, boards
+and reference sheets), what each piece is made of, and the diagnostics.  `refresh()` brings it
+up to date after files changed:
+
+* the front end runs again, but files that did not change are not read or validated again (the
+  loader's file memo) and the rules' expressions are not compiled again, so the rules, which
+  read across cards, are still checked in full;
+* each face gets a fingerprint of everything it is drawn from (its data, its layout's files,
+  the game's own settings and tables, the icons and fonts), and only faces whose fingerprint
+  changed are drawn and rasterised again;
+* while the content has errors the last good pictures stay, marked stale, beside the errors.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import ContentError, Diagnostic, Report, _source_line, display_path
+from ..frontend import load
+from ..output.raster import Face, face_images
+from ..prepare import Prepared, prepare
+
+PREVIEW_DPI = 110
+
+
+@dataclass
+class PieceView:
+    """One face as the preview shows it."""
+    key: str  # stable across refreshes: "card/<id>/<side>" or "board/<id>"
+    kind: str  # cards, tokens, boards, references
+    group: str  # deck id, or the component for boards and sheets
+    group_name: str
+    id: str
+    side: str
+    source: str  # file:line of the piece in its data
+    data: dict[str, Any]
+    fingerprint: str
+    version: int = 0  # bumped each time the picture changes
+    problems: list[dict] = field(default_factory=list)
+
+    def summary(self) -> dict:
+        return {"key": self.key, "kind": self.kind, "group": self.group, "group_name": self.group_name,
+                "id": self.id, "side": self.side, "source": self.source, "data": self.data,
+                "version": self.version, "problems": self.problems,
+                "text": " ".join(str(v) for v in self.data.values() if isinstance(v, (str, int, float)))}
+
+
+class Session:
+    """A game folder, kept up to date for the preview and `watch`."""
+
+    def __init__(self, game_dir: Path, layouts_dir: Path | None = None, dpi: float = PREVIEW_DPI):
+        self.game_dir, self.layouts_dir, self.dpi = Path(game_dir), layouts_dir, dpi
+        if load.file_memo is None:
+            load.file_memo = load.FileMemo()
+        self.lock = threading.Lock()
+        self.pieces: dict[str, PieceView] = {}
+        self.images: dict[str, bytes] = {}
+        self.diagnostics: list[dict] = []
+        self.stale = False
+        self.version = 0
+        self.faces_drawn = 0  # faces drawn and rasterised since the session began (a test hook)
+        self.game_name = self.game_dir.name
+        self.prep: Prepared | None = None
+
+    # -- one refresh ---------------------------------------------------------------------
+
+    def refresh(self) -> list[str]:
+        """Reload, recheck, redraw what changed. Returns the keys of the faces drawn again."""
+        report = Report()
+        try:
+            prep = prepare(self.game_dir, report, self.layouts_dir)
+        except ContentError:
+            prep = None
+        except Exception as exc:  # noqa: BLE001 - a bug must not take the preview down; show it
+            report.error("E-INTERNAL", f"cardforge failed: {type(exc).__name__}: {exc}", None,
+                         help="this is a bug in cardforge; the last good pictures stay shown")
+            prep = None
+        with self.lock:
+            if prep is None:
+                self.stale = bool(self.pieces)
+                self.diagnostics = [self._diagnostic(d) for d in report.items]
+                self.version += 1
+                return []
+            self.prep, self.game_name = prep, prep.game.name
+            wanted = self._views(prep)
+            changed = [key for key, view in wanted.items()
+                       if key not in self.pieces or self.pieces[key].fingerprint != view.fingerprint]
+        pieces = {f"card/{c.id}": c for c in prep.game.cards()} | {f"board/{b.id}": b for b in prep.game.boards}
+        faces = [Face(pieces[key.rsplit("/", 1)[0] if key.startswith("card/") else key], wanted[key].side)
+                 for key in changed]
+        draw_report = Report()
+        images = face_images(prep, faces, draw_report, dpi=self.dpi) if faces else []
+        with self.lock:
+            self.faces_drawn += len(faces)
+            for key, image in zip(changed, images):
+                old = self.pieces.get(key)
+                wanted[key].version = (old.version + 1) if old else 1
+                self.images[key] = image
+            for key, view in wanted.items():
+                if key not in changed:
+                    view.version = self.pieces[key].version
+                    view.problems = self.pieces[key].problems
+            for key in set(self.images) - set(wanted):
+                del self.images[key]
+            items = report.items + draw_report.items
+            by_card = {}
+            for diag in items:
+                if diag.card:
+                    by_card.setdefault(diag.card, []).append(self._diagnostic(diag))
+            for view in wanted.values():
+                if view.id in by_card:
+                    view.problems = by_card[view.id]
+                elif view.key in changed:
+                    view.problems = []
+            self.pieces = wanted
+            self.diagnostics = [self._diagnostic(d) for d in items]
+            self.stale = any(d.severity == "error" for d in items)
+            self.version += 1
+        return changed
+
+    # -- what each face is made of -------------------------------------------------------
+
+    def _views(self, prep: Prepared) -> dict[str, PieceView]:
+        game = prep.game
+        common = _digest([game.data, _files_digest(game.root / "icons"), _files_digest(game.root / "fonts")])
+        layout_digest: dict[str, str] = {}
+
+        def of_layout(layout) -> str:
+            if layout.name not in layout_digest:
+                layout_digest[layout.name] = _digest([layout.name, layout.width, layout.height,
+                                                      [_file_digest(p) for p in layout.files]])
+            return layout_digest[layout.name]
+
+        views: dict[str, PieceView] = {}
+        for card in game.cards():
+            for side in ("front", "back"):
+                layout = prep.faces.get((card.id, side))
+                if layout is None:
+                    continue
+                deck = card.deck
+                key = f"card/{card.id}/{side}"
+                fingerprint = _digest([common, of_layout(layout), card.data, side, deck.bleed, deck.shape,
+                                       deck.width, deck.height])
+                views[key] = PieceView(key, deck.component, deck.id, deck.name, card.id, side,
+                                       self._where(card.pos()), _plain(card.data), fingerprint)
+        for board in game.boards:
+            layout = prep.boards.get(board.id)
+            if layout is None:
+                continue
+            key = f"board/{board.id}"
+            fingerprint = _digest([common, of_layout(layout), board.data, game.bleed])
+            views[key] = PieceView(key, board.component, board.component, board.component.capitalize(),
+                                   board.id, "front", self._where(board.pos()), _plain(board.data), fingerprint)
+        return views
+
+    def _where(self, pos) -> str:
+        return f"{display_path(pos.path, self.game_dir.parent)}:{pos.line}"
+
+    def _diagnostic(self, diag: Diagnostic) -> dict:
+        out = diag.as_json(self.game_dir.parent)
+        out["excerpt"] = _source_line(diag.position)
+        out["text"] = diag.render(self.game_dir.parent)
+        return out
+
+    # -- for the server ------------------------------------------------------------------
+
+    def state(self) -> dict:
+        with self.lock:
+            return {"game": self.game_name, "version": self.version, "stale": self.stale,
+                    "pieces": [view.summary() for view in self.pieces.values()],
+                    "diagnostics": list(self.diagnostics), "faces_drawn": self.faces_drawn}
+
+    def piece(self, key: str) -> dict | None:
+        with self.lock:
+            view = self.pieces.get(key)
+            return view.summary() if view is not None else None
+
+    def image(self, key: str) -> bytes | None:
+        with self.lock:
+            return self.images.get(key)
+
+
+def _plain(data: Any) -> Any:
+    """Card data as JSON can carry it."""
+    return json.loads(json.dumps(data, default=str))
+
+
+def _digest(parts: Any) -> str:
+    return hashlib.sha1(json.dumps(parts, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+
+
+_file_digests: dict[tuple, str] = {}
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return "missing"
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    if key not in _file_digests:
+        if len(_file_digests) > 4096:
+            _file_digests.clear()
+        _file_digests[key] = hashlib.sha1(Path(path).read_bytes()).hexdigest()
+    return _file_digests[key]
+
+
+def _files_digest(folder: Path) -> str:
+    if not folder.is_dir():
+        return ""
+    return _digest([(p.name, _file_digest(p)) for p in sorted(folder.iterdir()) if p.is_file()])
