@@ -88,13 +88,29 @@ def cmd_check(args) -> int:
     return EXIT_CONTENT if failed else EXIT_OK
 
 
+def _offset(text: str | None) -> tuple[float, float]:
+    """--back-offset X,Y in mm (as `cardforge calibrate` measures it), in points."""
+    if not text:
+        return (0.0, 0.0)
+    try:
+        x, y = (float(part) for part in text.replace(" ", "").split(","))
+    except ValueError:
+        raise UsageError(f"--back-offset takes two numbers in mm, X,Y (for example 0.5,-1), not '{text}'") from None
+    if abs(x) > 20 or abs(y) > 20:
+        raise UsageError(f"--back-offset {text}: more than 20 mm is not a printer's misregistration; measure it "
+                         "again with `cardforge calibrate`")
+    return (x * 72 / 25.4, y * 72 / 25.4)
+
+
 def cmd_build(args) -> int:
     from .output.parallel import Job, build_all  # the writer and PDF reader: not needed by `check`
     combined = Report()
     papers = PAPERS if args.paper == "all" else (args.paper,)
     games = _games(args.games)
     out = Path(args.out) if args.out else Path("build")
-    jobs = [Job(game, out / game.resolve().name, paper, args.mode, args.layouts) for game in games for paper in papers]
+    offset = _offset(args.back_offset)
+    jobs = [Job(game, out / game.resolve().name, paper, args.mode, args.layouts, flip=args.flip, back_offset=offset,
+                imposition=args.imposition) for game in games for paper in papers]
     label = games[0].name if len(games) == 1 else f"{len(games)} games"
     for result in build_all(jobs, ProgressBar(label), workers=args.jobs):
         combined.extend(result.report)
@@ -235,6 +251,13 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--mode", choices=MODES, default="duplex",
                    help="duplex: backs on the next page for a long-edge flip; simplex: backs at the end; "
                         "fold: each front beside its back")
+    b.add_argument("--flip", choices=("long", "short"), default="long",
+                   help="how your printer turns the sheet in duplex: about its long edge (the default) or short edge")
+    b.add_argument("--back-offset", metavar="X,Y", help="shift every back page by X,Y mm to correct your printer's "
+                   "duplex misregistration (measure it with `cardforge calibrate`)")
+    b.add_argument("--imposition", choices=("bleed", "gang"), default="bleed",
+                   help="bleed: every card its own bleed (the default; a miscut never shows a neighbour); "
+                        "gang: cards edge to edge with shared cut lines, more per sheet")
     b.add_argument("--out", help="output folder (default: build/); each game gets a subfolder")
     b.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                    help="processes drawing games and papers at once (default: one per core)")
@@ -256,7 +279,7 @@ def parser() -> argparse.ArgumentParser:
     w.add_argument("--out", help="output folder (default: build/)")
     w.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics format")
     w.add_argument("--jobs", "-j", type=int, default=1, help=argparse.SUPPRESS)
-    w.set_defaults(func=cmd_watch)
+    w.set_defaults(func=cmd_watch, flip="long", back_offset=None, imposition="bleed")
 
     s = sub.add_parser("schema", help="write the JSON Schemas for editors")
     s.add_argument("game", nargs="?", help="also write one card schema per deck of this game")

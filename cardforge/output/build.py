@@ -18,7 +18,7 @@ from ..diagnostics import ContentError, Report
 from ..frontend.model import Game
 from ..prepare import Prepared, prepare
 from ..verify import Verifier
-from .pages import MODES, PAPERS, count_faces, cover_page, plan_sections
+from .pages import MODES, PAPERS, Page, PrintOptions, count_faces, cover_page, duplex_order, plan_sections
 from .pdf import Progress, Writer
 from .pdfcopy import copy_pages, same_pages
 
@@ -34,7 +34,8 @@ class BuildResult:
 
 def build_game(game_dir: Path, out_dir: Path, papers=PAPERS, mode: str = "duplex",
                layouts_dir: Path | None = None, progress: Progress | None = None,
-               kit: bool = True) -> BuildResult:
+               kit: bool = True, flip: str = "long", back_offset: tuple[float, float] = (0.0, 0.0),
+               imposition: str = "bleed") -> BuildResult:
     """Compile a game: per paper size one PDF per component kind, and (with `kit`) the whole kit.
     Everything is staged first and replaces the previous output only when all of it succeeded."""
     report = Report()
@@ -49,7 +50,8 @@ def build_game(game_dir: Path, out_dir: Path, papers=PAPERS, mode: str = "duplex
     try:
         with drawing_gc():
             for paper in papers:
-                staged += build_paper(prep, Path(out_dir), paper, mode, report, counter, kit)
+                options = PrintOptions(paper, mode, flip, back_offset, imposition)
+                staged += build_paper(prep, Path(out_dir), options, report, counter, kit)
                 if report.has_errors():
                     return result
         result.outputs = commit(staged)
@@ -90,7 +92,19 @@ class _Counter:
         self.done += faces
 
 
-def build_paper(prep: Prepared, out_dir: Path, paper: str, mode: str, report: Report,
+def ordered_pages(prep: Prepared, options: PrintOptions, sections, kit: bool) -> list[tuple[str, list[Page]]]:
+    """The PDFs of one paper and their pages in print order: the kit (cover first), or one PDF per
+    component.  In duplex, blank pages keep every sheet's front on an odd page."""
+    order = duplex_order if options.mode == "duplex" else list
+    if kit:
+        final: list[Page] = []
+        cover = cover_page(prep, options.paper, lambda: final)
+        final += order([cover] + [p for _, ps in sections for p in ps])
+        return [("kit", final)]
+    return [(section, order(pages)) for section, pages in sections]
+
+
+def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Report,
                 progress: Progress | None = None, kit: bool = True) -> list[tuple[Path, Path]]:
     """Draw one paper size's pages once, verify them once, and stage the PDFs and manifests.
 
@@ -99,23 +113,21 @@ def build_paper(prep: Prepared, out_dir: Path, paper: str, mode: str, report: Re
     be byte-identical rather than drawn and read back a second time.  Returns (temporary, final)
     pairs for `commit`; on errors nothing is staged and the report says why."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    suffix = "" if mode == "duplex" else f"-{mode}"
-    sections = plan_sections(prep, paper, mode, report)
+    sections = plan_sections(prep, options, report)
     if report.has_errors() or not sections:
         return []
-    final = lambda name: out_dir / f"{prep.game.id}-{name}-{paper}{suffix}.pdf"  # noqa: E731
-    title = lambda name: f"{prep.game.name} - {name} ({paper.upper()}, {mode})"  # noqa: E731
-    jobs = [("kit", [cover_page(prep, paper, sections)] + [p for _, ps in sections for p in ps])] if kit \
-        else [(section, pages) for section, pages in sections]
+    final = lambda name: out_dir / f"{prep.game.id}-{name}-{options.paper}{options.suffix}.pdf"  # noqa: E731
+    title = lambda name: f"{prep.game.name} - {name} ({options.paper.upper()}, {options.mode})"  # noqa: E731
     staged: list[tuple[Path, Path]] = []
     verifier = Verifier(prep, report, fresh=True)
     try:
-        for name, pages in jobs:
+        for name, pages in ordered_pages(prep, options, sections, kit):
             target = final(name)
             tmp = target.with_name(target.name + ".tmp")
             writer = Writer(prep, tmp, title(name), report, progress, 0)
             manifest = writer.write(pages)
-            manifest.header.update(paper=paper, mode=mode)
+            manifest.header.update(paper=options.paper, mode=options.mode, flip=options.flip,
+                                   imposition=options.imposition)
             try:
                 if report.has_errors():
                     tmp.unlink(missing_ok=True)
@@ -129,10 +141,7 @@ def build_paper(prep: Prepared, out_dir: Path, paper: str, mode: str, report: Re
                     return []
                 staged += _stage_manifest(manifest, target)
                 if name == "kit":
-                    first = 1  # the cover
-                    for section, section_pages in sections:
-                        part = range(first, first + len(section_pages))
-                        first += len(section_pages)
+                    for section, part in _ranges(pages):
                         staged += _cut(tmp, part, final(section), title(section), manifest, report)
                         gc.collect()
                         if report.has_errors():
@@ -145,6 +154,19 @@ def build_paper(prep: Prepared, out_dir: Path, paper: str, mode: str, report: Re
         return done
     finally:
         discard(staged)
+
+
+def _ranges(pages: list[Page]) -> list[tuple[str, range]]:
+    """Each component's run of kit pages (0-based), the cover and its blank back left out."""
+    runs: list[tuple[str, range]] = []
+    for index, page in enumerate(pages):
+        if page.section == "cover":
+            continue
+        if runs and runs[-1][0] == page.section:
+            runs[-1] = (page.section, range(runs[-1][1].start, index + 1))
+        else:
+            runs.append((page.section, range(index, index + 1)))
+    return runs
 
 
 def _stage_manifest(manifest, pdf: Path, pages: range | None = None, **header) -> list[tuple[Path, Path]]:

@@ -1,13 +1,17 @@
-"""Stage 6: imposition. Where each card goes on the paper, crop marks, duplex and fold-over.
+"""Imposition: where each piece goes on the paper, crop marks, duplex, fold-over and gang-up.
 
-Cards sit in a grid, bleed box against bleed box, centred on the page; the page
-orientation that holds more cards wins (portrait on a tie).  Crop marks extend
-every trim edge into the page margin, so they never touch a card.
+Cards sit in a grid, bleed box against bleed box, centred on the page above the footer band;
+the page orientation that holds more cards wins (portrait on a tie).  Crop marks extend every
+trim edge into the page margin.  Nothing but artwork is printed within 5 mm of the paper's edge,
+where home printers print nothing: where a margin is narrower than that, a crop mark is drawn
+inside the outer bleed instead (which is cut away), and a cut line with room for neither is
+reported.
 
-Duplex backs are placed for a long-edge flip: the sheet turns over about its
-longer side, so on a portrait page a back is mirrored left-right, and on a
-landscape page top-bottom.  Fold-over puts each front beside its back; folding
-along the line between them puts the back behind the front.
+Duplex backs are placed for the flip the user's printer makes.  A long-edge flip turns the sheet
+about its longer side: on a portrait page a back is mirrored left-right, on a landscape page
+top-bottom.  A short-edge flip is the other way round.  Fold-over puts each front beside its
+back; folding along the line between them puts the back behind the front.  Gang-up puts cards
+trim edge to trim edge with one bleed round the block and cut lines on the shared edges.
 """
 from __future__ import annotations
 
@@ -17,11 +21,15 @@ from dataclasses import dataclass
 from ..geometry import shape_path
 from ..units import MM, PAPER_SIZES
 
-MIN_MARGIN = 4 * MM  # printers leave 3-5 mm unprinted; crop marks need room
+SAFE_EDGE = 5 * MM  # no mark, label or scale bar closer to the paper's edge than this
+MIN_MARGIN = 4 * MM  # bleed boxes keep this far from the left, right and top edges
+FOOTER_TOP = 7.5 * MM  # the footer and scale bar live below this line (and above SAFE_EDGE)
 MARK_OFFSET = 1 * MM  # gap between a bleed edge and its crop mark
 MARK_LENGTH = 5 * MM
+MIN_MARK = 1.5 * MM  # a shorter mark is not drawn
 MARK_WIDTH = 0.3
-FOOTER_CLEAR = 5.5 * MM  # the footer and scale bar live below this line
+FLIPS = ("long", "short")
+IMPOSITIONS = ("bleed", "gang")
 
 
 @dataclass(frozen=True)
@@ -35,6 +43,8 @@ class Sheet:
     rows: int
     fold: bool  # fold-over: a slot holds front (left) and back (right)
     gap: float = 0.0  # between neighbouring bleed boxes (tokens); cards sit edge to edge
+    gang: bool = False  # trim edge to trim edge, one bleed round the whole block
+    floor: float = 0.0  # the band kept free at the bottom of the page (the footer)
 
     @property
     def per_page(self) -> int:
@@ -45,26 +55,43 @@ class Sheet:
         return self.page_w > self.page_h
 
     @property
+    def piece_bleed(self) -> float:
+        """The bleed round each piece's slot: none between ganged cards."""
+        return 0.0 if self.gang else self.bleed
+
+    @property
     def cell_w(self) -> float:
-        return (self.card_w + 2 * self.bleed) * (2 if self.fold else 1) + self.gap
+        return (self.card_w + 2 * self.piece_bleed) * (2 if self.fold else 1) + self.gap
 
     @property
     def cell_h(self) -> float:
-        return self.card_h + 2 * self.bleed + self.gap
+        return self.card_h + 2 * self.piece_bleed + self.gap
+
+    @property
+    def block_w(self) -> float:
+        """Width of the printed block, bleeds included."""
+        return self.cols * self.cell_w - self.gap + (2 * self.bleed if self.gang else 0)
+
+    @property
+    def block_h(self) -> float:
+        return self.rows * self.cell_h - self.gap + (2 * self.bleed if self.gang else 0)
 
     @property
     def grid_x(self) -> float:
-        return (self.page_w - self.cols * self.cell_w + self.gap) / 2
+        return (self.page_w - self.block_w) / 2
 
     @property
     def grid_y(self) -> float:
-        return (self.page_h - self.rows * self.cell_h + self.gap) / 2
+        """Bottom of the block: centred, so that a back page mirrors its front onto the same
+        place (the footer band and the top margin are the same height)."""
+        return (self.page_h - self.block_h) / 2
 
     def slot(self, index: int) -> tuple[float, float]:
         """Lower-left corner of the trim box of slot `index` (row by row from the top left)."""
         row, col = divmod(index, self.cols)
-        x = self.grid_x + col * self.cell_w + self.bleed
-        y = self.grid_y + (self.rows - 1 - row) * self.cell_h + self.bleed
+        edge = self.bleed if self.gang else 0.0
+        x = self.grid_x + edge + col * self.cell_w + self.piece_bleed
+        y = self.grid_y + edge + (self.rows - 1 - row) * self.cell_h + self.piece_bleed
         return x, y
 
     def fold_back(self, index: int) -> tuple[float, float]:
@@ -72,9 +99,11 @@ class Sheet:
         x, y = self.slot(index)
         return x + self.card_w + 2 * self.bleed, y
 
-    def behind(self, x: float, y: float) -> tuple[float, float]:
-        """Where a back must be printed to land behind the front at (x, y) after a long-edge flip."""
-        if self.landscape:
+    def behind(self, x: float, y: float, flip: str = "long") -> tuple[float, float]:
+        """Where a back must be printed to land behind the front at (x, y) when the sheet is turned
+        over its long edge (`flip="long"`) or its short edge."""
+        about_horizontal = self.landscape == (flip == "long")
+        if about_horizontal:
             return x, self.page_h - y - self.card_h
         return self.page_w - x - self.card_w, y
 
@@ -85,15 +114,25 @@ def paper_size(name: str) -> tuple[float, float]:
 
 
 def plan(paper: str, card_w: float, card_h: float, bleed: float, fold: bool = False,
-         gap: float = 0.0) -> Sheet | None:
-    """The orientation and grid that fit the most pieces; None if not even one fits."""
+         gap: float = 0.0, gang: bool = False) -> Sheet | None:
+    """The orientation and grid that fit the most pieces above the footer band; None if not one fits.
+    Ganged cards may fill the page from edge to edge (their marks move into the outer bleed)."""
     short, long = paper_size(paper)
     best = None
+    # Pieces without a bleed wide enough to carry their crop marks keep a margin that holds them.
+    margin = 0.0 if gang else MIN_MARGIN if bleed >= MIN_MARK + 0.5 * MM else SAFE_EDGE + MARK_OFFSET + MIN_MARK
     for page_w, page_h in ((short, long), (long, short)):
-        probe = Sheet(page_w, page_h, card_w, card_h, bleed, 1, 1, fold, gap)
-        cols = int((page_w - 2 * MIN_MARGIN + gap + 1e-6) // probe.cell_w)
-        rows = int((page_h - 2 * MIN_MARGIN + gap + 1e-6) // probe.cell_h)
-        sheet = Sheet(page_w, page_h, card_w, card_h, bleed, cols, rows, fold, gap)
+        probe = Sheet(page_w, page_h, card_w, card_h, bleed, 1, 1, fold, gap, gang)
+        extra = 2 * bleed if gang else -gap
+        cols = int((page_w - 2 * margin - extra + 1e-6) // probe.cell_w)
+        # The block is centred: the footer band below it is matched by as much room above, so
+        # that a duplex back lands in the same place, and both are clear of the footer.
+        floor = FOOTER_TOP
+        rows = int((page_h - 2 * floor - extra + 1e-6) // probe.cell_h)
+        full = int((page_h - extra + 1e-6) // probe.cell_h)
+        if gang and full > rows and (page_w - cols * probe.cell_w - extra) / 2 >= SAFE_EDGE + 3 * MM:
+            floor, rows = 0.0, full  # a full-height block: the footer moves up the side margin
+        sheet = Sheet(page_w, page_h, card_w, card_h, bleed, cols, rows, fold, gap, gang, floor)
         if cols > 0 and rows > 0 and cols * rows > (best.per_page if best else 0):
             best = sheet
     return best
@@ -112,10 +151,14 @@ def draw_cut_guides(canvas, shape: str, trims: list[tuple[float, float, float, f
     c.restoreState()
 
 
-def draw_crop_marks(canvas, sheet: Sheet, trims: list[tuple[float, float, float, float]]) -> None:
-    """Marks in the margin on the lines of every trim edge of the given trim boxes (x, y, w, h)."""
+def draw_crop_marks(canvas, sheet: Sheet, trims: list[tuple[float, float, float, float]],
+                    footer_left: bool = False) -> list[str]:
+    """Marks on the lines of every trim edge of the given trim boxes (x, y, w, h), outside the
+    block of pieces, at least SAFE_EDGE from the paper's edge and clear of the footer.  Where the
+    margin is too narrow, a mark is drawn inside the outer bleed.  Returns the cut lines (as "x =
+    12.3 mm" / "y = ...") that got no mark at either end."""
     if not trims:
-        return
+        return []
     b = sheet.bleed
     left = min(x for x, _, _, _ in trims) - b
     right = max(x + w for x, _, w, _ in trims) + b
@@ -123,22 +166,63 @@ def draw_crop_marks(canvas, sheet: Sheet, trims: list[tuple[float, float, float,
     top = max(y + h for _, y, _, h in trims) + b
     xs = sorted({round(v, 3) for x, _, w, _ in trims for v in (x, x + w)})
     ys = sorted({round(v, 3) for _, y, _, h in trims for v in (y, y + h)})
+    floor = max(SAFE_EDGE, sheet.floor)
+    left_limit = max(SAFE_EDGE, FOOTER_TOP if footer_left else 0.0)
+
+    def span(edge: float, limit: float, outward: int) -> tuple[float, float] | None:
+        """A mark from the bleed edge `edge` outward (+1 up or right, -1 down or left), no further
+        than `limit`; or, without room, from `limit` inward to just short of the trim edge."""
+        room = (limit - edge) * outward - MARK_OFFSET
+        if room >= MIN_MARK:
+            start = edge + outward * MARK_OFFSET
+            return start, start + outward * min(MARK_LENGTH, room)
+        trim = edge - outward * b
+        start = limit if (edge - limit) * outward >= 0 else edge  # the limit inside the bleed, or beyond it
+        inside = (start - trim) * outward - 0.5 * MM  # stop half a millimetre short of the trim line
+        if inside >= MIN_MARK:
+            return start, start - outward * min(MARK_LENGTH, inside)
+        return None
+
+    above, below = span(top, sheet.page_h - SAFE_EDGE, 1), span(bottom, floor, -1)
+    before, after = span(left, left_limit, -1), span(right, sheet.page_w - SAFE_EDGE, 1)
     c = canvas
     c.saveState()
     c.setLineWidth(MARK_WIDTH)
     c.setStrokeColorRGB(0, 0, 0)
-    above = min(MARK_LENGTH, sheet.page_h - top - MARK_OFFSET - 1 * MM)
-    below = min(MARK_LENGTH, bottom - MARK_OFFSET - FOOTER_CLEAR)  # keep clear of the footer line
-    horizontal = min(MARK_LENGTH, left - MARK_OFFSET - 1 * MM, sheet.page_w - right - MARK_OFFSET - 1 * MM)
     for x in xs:
-        if above > 0:
-            c.line(x, top + MARK_OFFSET, x, top + MARK_OFFSET + above)
-        if below > 0:
-            c.line(x, bottom - MARK_OFFSET, x, bottom - MARK_OFFSET - below)
-    if horizontal > 0:
-        for y in ys:
-            c.line(left - MARK_OFFSET, y, left - MARK_OFFSET - horizontal, y)
-            c.line(right + MARK_OFFSET, y, right + MARK_OFFSET + horizontal, y)
+        for y0, y1 in filter(None, (above, below)):
+            c.line(x, y0, x, y1)
+    for y in ys:
+        for x0, x1 in filter(None, (before, after)):
+            c.line(x0, y, x1, y)
+    c.restoreState()
+    missing = []
+    if not above and not below:
+        missing += [f"x = {v / MM:.1f} mm" for v in xs]
+    if not before and not after:
+        missing += [f"y = {v / MM:.1f} mm" for v in ys]
+    return missing
+
+
+def draw_cut_lines(canvas, sheet: Sheet, trims: list[tuple[float, float, float, float]]) -> None:
+    """Gang-up: thin lines on the cut edges that neighbouring cards share, across the block."""
+    if not trims:
+        return
+    left = min(x for x, _, _, _ in trims)
+    right = max(x + w for x, _, w, _ in trims)
+    bottom = min(y for _, y, _, _ in trims)
+    top = max(y + h for _, y, _, h in trims)
+    inner_x = sorted({round(v, 3) for x, _, w, _ in trims for v in (x, x + w)} - {round(left, 3), round(right, 3)})
+    inner_y = sorted({round(v, 3) for _, y, _, h in trims for v in (y, y + h)} - {round(bottom, 3), round(top, 3)})
+    c = canvas
+    c.saveState()
+    c.setLineWidth(0.25)
+    c.setStrokeColorRGB(0.5, 0.5, 0.5)
+    c.setDash([1.5, 1.5])
+    for x in inner_x:
+        c.line(x, bottom - sheet.bleed, x, top + sheet.bleed)
+    for y in inner_y:
+        c.line(left - sheet.bleed, y, right + sheet.bleed, y)
     c.restoreState()
 
 
@@ -165,7 +249,6 @@ def draw_fold_lines(canvas, sheet: Sheet, trims: list[tuple[float, float, float,
 
 TILE_MARGIN = 12 * MM  # page margin around a tile: alignment marks, assembly map, footer
 OVERLAP = 10 * MM  # strip shared by neighbouring tiles
-FOOTER_BAND = 6 * MM  # bottom band kept free on single-page boards for the footer and scale bar
 
 
 @dataclass(frozen=True)
@@ -217,8 +300,8 @@ def plan_tiles(paper: str, board_w: float, board_h: float, bleed: float,
     short, long = paper_size(paper)
     best: list[Tile] | None = None
     for page_w, page_h in ((short, long), (long, short)):
-        if total_w <= page_w - 2 * MIN_MARGIN and total_h <= page_h - 2 * MIN_MARGIN - FOOTER_BAND:
-            origin = ((page_w - total_w) / 2, (page_h - total_h) / 2)
+        if total_w <= page_w - 2 * MIN_MARGIN and total_h <= page_h - MIN_MARGIN - FOOTER_TOP:
+            origin = ((page_w - total_w) / 2, FOOTER_TOP + (page_h - MIN_MARGIN - FOOTER_TOP - total_h) / 2)
             tiles = [Tile(0, 0, 1, 1, (0.0, 0.0, total_w, total_h), page_w, page_h, origin, 0.0)]
         else:
             avail_w, avail_h = page_w - 2 * TILE_MARGIN, page_h - 2 * TILE_MARGIN
@@ -261,9 +344,9 @@ def draw_alignment_mark(canvas, x: float, y: float) -> None:
 def draw_assembly_map(canvas, tile: Tile, label: str) -> None:
     """A small map in the top margin showing where this tile goes among all of them."""
     c = canvas
-    cell = min(3.2 * MM, 9 * MM / tile.rows)
+    cell = min(3.2 * MM, 6 * MM / tile.rows)
     x0 = tile.page_w - TILE_MARGIN - tile.cols * cell
-    y_top = tile.page_h - 2.5 * MM
+    y_top = tile.page_h - SAFE_EDGE
     c.saveState()
     c.setLineWidth(0.4)
     for row in range(tile.rows):

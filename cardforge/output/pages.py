@@ -9,14 +9,33 @@ from typing import TYPE_CHECKING, Callable
 from ..diagnostics import Report
 from ..prepare import Prepared
 from ..units import MM, mm
-from .impose import (Sheet, Tile, draw_alignment_mark, draw_assembly_map, draw_crop_marks, draw_cut_guides,
-                     draw_fold_lines, paper_size, plan, plan_tiles, tile_spans)
+from .impose import (FOOTER_TOP, Sheet, Tile, draw_alignment_mark, draw_assembly_map, draw_crop_marks,
+                     draw_cut_guides, draw_cut_lines, draw_fold_lines, paper_size, plan, plan_tiles, tile_spans)
 
 if TYPE_CHECKING:
     from .pdf import Writer
 
 PAPERS = ("a4", "letter")
 MODES = ("duplex", "simplex", "fold")
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """How the user will print: paper, print mode, duplex flip, the printer's back misregistration
+    (points, added to every back page) and the imposition of cards."""
+    paper: str = "a4"
+    mode: str = "duplex"
+    flip: str = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    imposition: str = "bleed"
+
+    @property
+    def suffix(self) -> str:
+        """File-name suffix: the default kit has none, so its name stays the same."""
+        parts = [self.mode] if self.mode != "duplex" else []
+        parts += ["short-flip"] if self.flip == "short" and self.mode == "duplex" else []
+        parts += ["gang"] if self.imposition == "gang" else []
+        return "".join(f"-{p}" for p in parts)
 
 
 @dataclass
@@ -28,19 +47,43 @@ class Page:
     label: str  # shown in the footer and, for a component's first page, in the contents
     draw: Callable[["Writer", int], None]
     scale_bar: bool = True
+    name: str = ""  # the deck, board or sheet on it, as the kit's contents list it
+    sheet_front: bool = False  # the front of a duplex sheet: it must be an odd page
+    footer_left: bool = False  # the block fills the page's height: the footer runs up the left margin
 
 
+def blank_page(like: Page) -> Page:
+    """The back of a sheet that holds nothing, so that the next front is an odd page."""
+    return Page(like.width, like.height, like.section, "intentionally blank", lambda writer, number: None,
+                footer_left=like.footer_left)
 
-def plan_decks(prep: Prepared, section: str, paper: str, mode: str, report: Report) -> list[Page]:
-    """Pages of the cards (or tokens) of every deck in `section`, imposed for `mode`."""
+
+def duplex_order(pages: list[Page]) -> list[Page]:
+    """Blank pages inserted so that every sheet front is an odd page (its back is the even page
+    after it, the other side of the same sheet) and a duplex printer pairs them right.  Each
+    component also starts on an odd page, so that its own PDF, cut out of the kit, keeps the
+    pairing; a blank page belongs to the component before it."""
+    out: list[Page] = []
+    for page in pages:
+        starts_section = bool(out) and out[-1].section != page.section
+        if (page.sheet_front or starts_section) and len(out) % 2 == 1:
+            out.append(blank_page(out[-1]))
+        out.append(page)
+    return out
+
+
+def plan_decks(prep: Prepared, section: str, options: PrintOptions, report: Report) -> list[Page]:
+    """Pages of the cards (or tokens) of every deck in `section`, imposed as `options` say."""
     pages: list[Page] = []
     deferred: list[Page] = []
+    paper, mode = options.paper, options.mode
     for deck in prep.game.component(section):
         instances = [(card, copy) for card in deck.cards for copy in range(1, card.quantity + 1)]
         if not instances:
             continue
         deck_mode = deck.mode or mode
-        sheet = plan(paper, deck.width, deck.height, deck.bleed, fold=(deck_mode == "fold"), gap=deck.gap)
+        gang = options.imposition == "gang" and deck.shape == "rect" and deck.gap == 0 and deck_mode != "fold"
+        sheet = plan(paper, deck.width, deck.height, deck.bleed, fold=(deck_mode == "fold"), gap=deck.gap, gang=gang)
         if sheet is None:
             report.error("E-IMPOSE", f"pieces of '{deck.id}' ({mm(deck.width):.0f} x {mm(deck.height):.0f} mm) "
                          f"do not fit on {paper.upper()} paper", prep.game.doc.pos(deck.pointer),
@@ -50,25 +93,30 @@ def plan_decks(prep: Prepared, section: str, paper: str, mode: str, report: Repo
             chunk = instances[start:start + sheet.per_page]
             has_backs = any(card.back for card, _ in chunk)
             label = f"{deck.name}, fold-over" if deck_mode == "fold" else f"{deck.name}, fronts"
+            duplex = has_backs and deck_mode == "duplex"
+            footer_left = sheet.floor == 0
             pages.append(Page(sheet.page_w, sheet.page_h, section, label,
-                              _deck_page(section, deck, sheet, chunk, "front", deck_mode)))
+                              _deck_page(section, deck, sheet, chunk, "front", deck_mode, options),
+                              name=deck.name, sheet_front=duplex, footer_left=footer_left))
             if has_backs and deck_mode != "fold":
                 back = Page(sheet.page_w, sheet.page_h, section, f"{deck.name}, backs",
-                            _deck_page(section, deck, sheet, chunk, "back", deck_mode))
+                            _deck_page(section, deck, sheet, chunk, "back", deck_mode, options),
+                            name=deck.name, footer_left=footer_left)
                 (pages if deck_mode == "duplex" else deferred).append(back)
     return pages + deferred
 
 
-def _deck_page(section: str, deck, sheet: Sheet, chunk: list, side: str, mode: str):
+def _deck_page(section: str, deck, sheet: Sheet, chunk: list, side: str, mode: str, options: PrintOptions):
+    dx, dy = options.back_offset if side == "back" and mode == "duplex" else (0.0, 0.0)
+
     def draw(writer: Writer, number: int) -> None:
         trims, fronts = [], []
         for i, (card, copy) in enumerate(chunk):
             x, y = sheet.slot(i)
             if side == "front":
                 fronts.append((x, y, sheet.card_w, sheet.card_h))
-                writer.face(section, writer.prep.faces[(card.id, "front")], card, "front", copy, x, y,
-                            deck.bleed, number, deck.shape)
-                trims.append((x, y, sheet.card_w, sheet.card_h))
+                _face(writer, sheet, section, writer.prep.faces[(card.id, "front")], card, "front", copy, x, y,
+                      deck, number, trims)
                 if mode == "fold" and card.back:
                     x, y = sheet.fold_back(i)
                 else:
@@ -76,16 +124,45 @@ def _deck_page(section: str, deck, sheet: Sheet, chunk: list, side: str, mode: s
             elif not card.back:
                 continue
             elif mode == "duplex":
-                x, y = sheet.behind(x, y)
-            writer.face(section, writer.prep.faces[(card.id, "back")], card, "back", copy, x, y,
-                        deck.bleed, number, deck.shape)
-            trims.append((x, y, sheet.card_w, sheet.card_h))
+                x, y = sheet.behind(x, y, options.flip)
+                x, y = x + dx, y + dy
+            _face(writer, sheet, section, writer.prep.faces[(card.id, "back")], card, "back", copy, x, y, deck,
+                  number, trims)
         if mode == "fold" and side == "front":
             draw_fold_lines(writer.canvas, sheet, fronts)
-        draw_crop_marks(writer.canvas, sheet, trims)
+        if sheet.gang:
+            draw_cut_lines(writer.canvas, sheet, trims)
+        missing = draw_crop_marks(writer.canvas, sheet, trims, footer_left=sheet.floor == 0)
+        if missing:
+            writer.report.warning("W-MARKS", f"{deck.name} on {options.paper.upper()}: no room for crop marks "
+                                  f"on the cut lines at {', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''}",
+                                  writer.prep.game.doc.pos(deck.pointer),
+                                  help="give the pieces a bleed (marks then go inside it), or make them smaller")
         if deck.shape != "rect":
             draw_cut_guides(writer.canvas, deck.shape, trims)
     return draw
+
+
+def _face(writer: Writer, sheet: Sheet, section: str, layout, card, side: str, copy: int, x: float, y: float,
+          deck, number: int, trims: list) -> None:
+    """One piece on a sheet. A ganged card is clipped to its trim box, grown by the bleed only on
+    the sides that face the block's edge, so that no card paints over its neighbour."""
+    c = writer.canvas
+    if sheet.gang:
+        b, eps = sheet.bleed, 0.01
+        x0 = x - b if x <= sheet.grid_x + b + eps else x
+        y0 = y - b if y <= sheet.grid_y + b + eps else y
+        x1 = x + sheet.card_w + (b if x + sheet.card_w >= sheet.grid_x + sheet.block_w - b - eps else 0)
+        y1 = y + sheet.card_h + (b if y + sheet.card_h >= sheet.grid_y + sheet.block_h - b - eps else 0)
+        c.saveState()
+        clip = c.beginPath()
+        clip.rect(x0, y0, x1 - x0, y1 - y0)
+        c.clipPath(clip, stroke=0, fill=0)
+    writer.face(section, layout, card, side, copy, x, y, deck.bleed if not sheet.gang else sheet.bleed, number,
+                deck.shape)
+    if sheet.gang:
+        c.restoreState()
+    trims.append((x, y, sheet.card_w, sheet.card_h))
 
 
 def plan_boards(prep: Prepared, section: str, paper: str) -> list[Page]:
@@ -98,7 +175,8 @@ def plan_boards(prep: Prepared, section: str, paper: str) -> list[Page]:
         for tile in tiles:
             label = board.name if len(tiles) == 1 else \
                 f"{board.name}, tile {tiles.index(tile) + 1} of {len(tiles)} (row {tile.row + 1}, column {tile.col + 1})"
-            pages.append(Page(tile.page_w, tile.page_h, section, label, _board_page(section, board, tile, spans, bleed)))
+            pages.append(Page(tile.page_w, tile.page_h, section, label, _board_page(section, board, tile, spans, bleed),
+                              name=board.name))
     return pages
 
 
@@ -127,13 +205,14 @@ def _board_page(section: str, board, tile: Tile, spans, bleed: float):
             draw_assembly_map(c, tile, f"{board.name}: tile {tile.row * tile.cols + tile.col + 1} of "
                               f"{tile.cols * tile.rows}; overlap {mm(tile.overlap):.0f} mm, match the targets")
         else:
-            draw_crop_marks(c, Sheet(tile.page_w, tile.page_h, board.width, board.height, bleed, 1, 1, False),
-                            [(bx + bleed, by + bleed, board.width, board.height)])
+            draw_crop_marks(c, Sheet(tile.page_w, tile.page_h, board.width, board.height, bleed, 1, 1, False,
+                                     floor=FOOTER_TOP), [(bx + bleed, by + bleed, board.width, board.height)])
     return draw
 
 
-def cover_page(prep: Prepared, paper: str, sections: list[tuple[str, list[Page]]]) -> Page:
-    """The kit's first page: the game's name and a contents list with page numbers."""
+def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) -> Page:
+    """The kit's first page: the game's name and a contents list with page numbers, read from the
+    kit's pages in their final order (`kit_pages`, called when the cover is drawn)."""
     width, height = paper_size(paper)
     game = prep.game
 
@@ -158,13 +237,13 @@ def cover_page(prep: Prepared, paper: str, sections: list[tuple[str, list[Page]]
         c.setFont("display-bold", 14)
         c.drawString(30 * MM, y, "Contents")
         y -= 9 * MM
-        page_no = 2
         contents = []
-        for section, pages in sections:
-            firsts: dict[str, int] = {}
-            for offset, page in enumerate(pages):
-                name = page.label.split(",")[0]
-                firsts.setdefault(name, page_no + offset)
+        sections: dict[str, dict[str, int]] = {}  # section -> item name -> its first page
+        for number, page in enumerate(kit_pages(), start=1):
+            if page.section != "cover" and page.name:
+                sections.setdefault(page.section, {}).setdefault(page.name, number)
+        for section, firsts in sections.items():
+            page_no = min(firsts.values())
             c.setFont("sans-bold", 10)
             c.drawString(30 * MM, y, section.capitalize())
             c.drawRightString(width - 30 * MM, y, f"page {page_no}")
@@ -181,7 +260,6 @@ def cover_page(prep: Prepared, paper: str, sections: list[tuple[str, list[Page]]
                 contents.append({"section": section, "name": name, "page": first})
                 y -= 5.5 * MM
             y -= 3 * MM
-            page_no += len(pages)
         c.setFont("sans-regular", 7.5)
         y = 28 * MM
         for line in reversed(game.data.get("credits", [])):
@@ -190,17 +268,17 @@ def cover_page(prep: Prepared, paper: str, sections: list[tuple[str, list[Page]]
         c.restoreState()
         if writer.manifest is not None:
             writer.manifest.header["contents"] = contents
-    return Page(width, height, "cover", "Cover and contents", draw)
+    return Page(width, height, "cover", "Cover and contents", draw, name="Cover")
 
 
 SECTIONS = ("cards", "boards", "tokens", "references")
 
 
-def plan_sections(prep: Prepared, paper: str, mode: str, report: Report) -> list[tuple[str, list[Page]]]:
+def plan_sections(prep: Prepared, options: PrintOptions, report: Report) -> list[tuple[str, list[Page]]]:
     planned = []
     for section in SECTIONS:
-        pages = (plan_decks(prep, section, paper, mode, report) if section in ("cards", "tokens")
-                 else plan_boards(prep, section, paper))
+        pages = (plan_decks(prep, section, options, report) if section in ("cards", "tokens")
+                 else plan_boards(prep, section, options.paper))
         if pages:
             planned.append((section, pages))
     return planned

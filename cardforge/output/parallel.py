@@ -21,7 +21,7 @@ from typing import Callable
 from ..diagnostics import ContentError, Report
 from ..prepare import prepare
 from .build import build_paper, commit, discard, drawing_gc
-from .pages import count_faces
+from .pages import PrintOptions, count_faces
 
 Progress = Callable[[int, int], None]
 
@@ -34,6 +34,13 @@ class Job:
     mode: str
     layouts_dir: Path | None
     kit: bool = True
+    flip: str = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)  # points
+    imposition: str = "bleed"
+
+    @property
+    def options(self) -> PrintOptions:
+        return PrintOptions(self.paper, self.mode, self.flip, self.back_offset, self.imposition)
 
 
 @dataclass
@@ -70,7 +77,7 @@ def run_job(index: int, job: Job) -> tuple[int, Report, list[tuple[Path, Path]]]
     if _progress_queue is not None:
         _progress_queue.put((index, 0, total))
     with drawing_gc():
-        staged = build_paper(prep, job.out_dir, job.paper, job.mode, report, progress, job.kit)
+        staged = build_paper(prep, job.out_dir, job.options, report, progress, job.kit)
     return index, report, staged
 
 

@@ -14,7 +14,7 @@ from ..prepare import Prepared
 from ..render.face import CardRenderer
 from ..units import MM, mm
 from .manifest import Manifest
-from .pages import Page, plan_sections
+from .pages import Page, PrintOptions, plan_sections
 
 # Compressed streams stay binary: ASCII85 would make every page a quarter larger and slower to write.
 rl_config.useA85 = 0
@@ -97,32 +97,46 @@ class NullCanvas:
         return self
 
 
-def lay_out(prep: Prepared, report: Report, paper: str = "a4", mode: str = "duplex") -> None:
+def lay_out(prep: Prepared, report: Report, options: PrintOptions | None = None) -> None:
     """Every page laid out without output, so that `check` reports what `build` would."""
-    pages = [page for _, section in plan_sections(prep, paper, mode, report) for page in section]
+    pages = [page for _, section in plan_sections(prep, options or PrintOptions(), report) for page in section]
     if not report.has_errors():
         Writer(prep, None, "check", report, None, 0).write(pages)
 
 
+FOOTER_BASELINE = 5.6 * MM  # its descenders stay above the 5 mm that home printers leave unprinted
+SCALE_BAR_Y = 5.8 * MM  # its ticks reach 7 mm; its label sits on 5.2 mm
+LEFT_FOOTER = 12 * MM  # turned up the left margin, the footer spans 5 to 7 mm from the edge
+
+
 def _furniture(canvas, page: Page, number: tuple[int, int], game_name: str) -> list[float] | None:
-    """Footer on every page: what it is, its page in its section, and a 50 mm bar to check the print scale."""
+    """Footer on every page: what it is, its page in its section, and a 50 mm bar to check the print
+    scale.  It runs along the bottom, or up the left margin when the pieces fill the page's height.
+    Returns the scale bar as [x0, y0, x1] (or [x, y0, y1] up the margin) in mm."""
     canvas.saveState()
+    width = page.width
+    if page.footer_left:  # the same footer, turned to read upwards along the left edge
+        canvas.rotate(90)  # (u, v) -> page (-v, u): a footer line at v lands LEFT_FOOTER - v from the edge
+        canvas.translate(0, -LEFT_FOOTER)
+        width = page.height
     canvas.setFont("sans-regular", 6)
     canvas.setFillColorRGB(0.35, 0.35, 0.35)
-    canvas.drawRightString(page.width - 8 * MM, 2.6 * MM,
+    canvas.drawRightString(width - 8 * MM, FOOTER_BASELINE,
                            f"{game_name} · {page.label} · {_page_of(page.section, *number)}print at 100% / actual size")
     bar = None
     if page.scale_bar:
-        x0, y0 = 8 * MM, 3.2 * MM
+        x0, y0 = 8 * MM, SCALE_BAR_Y
         canvas.setStrokeColorRGB(0, 0, 0)
         canvas.setLineWidth(0.5)
         canvas.line(x0, y0, x0 + 50 * MM, y0)
         for i in range(6):
             tick = 1.2 * MM if i in (0, 5) else 0.7 * MM
             canvas.line(x0 + i * 10 * MM, y0, x0 + i * 10 * MM, y0 + tick)
-        canvas.setFont("sans-regular", 5.5)
+        canvas.setFont("sans-regular", 6)
         canvas.drawString(x0 + 51 * MM, y0 - 0.6 * MM, "50 mm")
         bar = [round(mm(x0), 3), round(mm(y0), 3), round(mm(x0 + 50 * MM), 3)]
+        if page.footer_left:
+            bar = [round(mm(LEFT_FOOTER - y0), 3), round(mm(x0), 3), round(mm(x0 + 50 * MM), 3)]
     canvas.restoreState()
     return bar
 
