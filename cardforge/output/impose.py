@@ -169,32 +169,36 @@ def draw_crop_marks(canvas, sheet: Sheet, trims: list[tuple[float, float, float,
     floor = max(SAFE_EDGE, sheet.floor)
     left_limit = max(SAFE_EDGE, FOOTER_TOP if footer_left else 0.0)
 
-    def span(edge: float, limit: float, outward: int) -> tuple[float, float] | None:
+    def span(edge: float, limit: float, outward: int) -> tuple[float, float, bool] | None:
         """A mark from the bleed edge `edge` outward (+1 up or right, -1 down or left), no further
         than `limit`; or, without room, from `limit` inward to just short of the trim edge."""
         room = (limit - edge) * outward - MARK_OFFSET
         if room >= MIN_MARK:
             start = edge + outward * MARK_OFFSET
-            return start, start + outward * min(MARK_LENGTH, room)
+            return start, start + outward * min(MARK_LENGTH, room), False
         trim = edge - outward * b
         start = limit if (edge - limit) * outward >= 0 else edge  # the limit inside the bleed, or beyond it
         inside = (start - trim) * outward - 0.5 * MM  # stop half a millimetre short of the trim line
         if inside >= MIN_MARK:
-            return start, start - outward * min(MARK_LENGTH, inside)
+            return start, start - outward * min(MARK_LENGTH, inside), True
         return None
 
     above, below = span(top, sheet.page_h - SAFE_EDGE, 1), span(bottom, floor, -1)
     before, after = span(left, left_limit, -1), span(right, sheet.page_w - SAFE_EDGE, 1)
     c = canvas
     c.saveState()
-    c.setLineWidth(MARK_WIDTH)
-    c.setStrokeColorRGB(0, 0, 0)
-    for x in xs:
-        for y0, y1 in filter(None, (above, below)):
-            c.line(x, y0, x, y1)
-    for y in ys:
-        for x0, x1 in filter(None, (before, after)):
-            c.line(x0, y, x1, y)
+    # A mark inside the bleed lies on the artwork: a white halo under it keeps it visible on dark art.
+    for width, gray, halo in ((1.2, 1.0, True), (MARK_WIDTH, 0.0, False)):
+        c.setLineWidth(width)
+        c.setStrokeGray(gray)
+        for x in xs:
+            for y0, y1, inside in filter(None, (above, below)):
+                if inside or not halo:
+                    c.line(x, y0, x, y1)
+        for y in ys:
+            for x0, x1, inside in filter(None, (before, after)):
+                if inside or not halo:
+                    c.line(x0, y, x1, y)
     c.restoreState()
     missing = []
     if not above and not below:
