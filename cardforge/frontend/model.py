@@ -12,6 +12,7 @@ from typing import Any
 
 from ..diagnostics import ContentError, Position, Report
 from .load import Document, load_yaml, pointer_join
+from .tables import TableRows, load_tables
 from .schema import builtin_schema, check_field_schemas, deck_card_schema, validate, validator
 from ..units import CARD_SIZES, MM, length
 
@@ -92,6 +93,7 @@ class Game:
     decks: list[Deck] = field(default_factory=list)  # cards and tokens
     boards: list[Board] = field(default_factory=list)  # boards and reference sheets
     documents: list[Document] = field(default_factory=list)
+    tables: dict[str, TableRows] = field(default_factory=dict)  # name -> rows (typed or bare)
 
     def cards(self) -> list[Card]:
         return [card for deck in self.decks for card in deck.cards]
@@ -104,7 +106,7 @@ class Game:
     def template_data(self) -> dict[str, Any]:
         keys = ("id", "name", "subtitle", "designer", "version", "credits")
         info = {k: self.data.get(k) for k in keys}
-        info["tables"] = self.data.get("tables", {})
+        info["tables"] = self.tables
         return info
 
 
@@ -154,6 +156,7 @@ def load_game(root: Path, report: Report) -> Game:
     game = Game(id=str(data.get("id", root.name)), name=str(data.get("name", root.name)), root=root, data=data,
                 doc=doc, bleed=bleed)
     game.documents.append(doc)
+    game.tables = load_tables(root, doc, report, game.documents)
     seen_ids: dict[str, Card] = {}
     for component, key in (("cards", "decks"), ("tokens", "tokens")):
         for d_index, deck_data in enumerate(_list(data.get(key))):

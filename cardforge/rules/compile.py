@@ -174,13 +174,42 @@ class RuleCompiler:
                 self.problem("E-RULES-FIELD", f"no card of {where} has a field '{first}'", pointer,
                              needle=f"'{key}'", help=_guess(first, fields) + f"fields: {', '.join(sorted(fields))}")
 
+    def _compile_table_check(self, pointer: str, spec: dict, base_names: set[str]) -> None:
+        """A check over the rows of a table: names `row`, `index`, `rows`; `at` is a row field."""
+        name = spec.get("table")
+        tables = self.game.tables
+        if name is None or name not in tables:
+            self.problem("E-RULES-REF", f"unknown table '{name}'" if name else "scope: table needs 'table'",
+                         pointer + ("/table" if name else ""), key=name is None,
+                         help=_guess(name or "", tables) + f"tables: {', '.join(sorted(tables)) or 'none'}")
+            return
+        for key in ("group", "each"):
+            if key in spec:
+                self.problem("E-RULES", f"'{key}' does not apply to scope: table", pointer + "/" + key, key=True,
+                             help="a table check runs once per row, as `row` with `index`")
+                return
+        names = base_names | {"row", "index", "rows", "table"} | set(spec.get("let") or {})
+        for let in (spec.get("let") or {}):
+            self.compiled[f"{pointer}/let/{let}"] = self.expr(pointer_join(pointer + "/let", let), names, {})
+        for key in ("where", "assert"):
+            if key in spec:
+                self.compiled[f"{pointer}/{key}"] = self.expr(f"{pointer}/{key}", names, {})
+        for key in ("message", "help", "find", "at"):
+            if key in spec:
+                self.compiled[f"{pointer}/{key}"] = self.template(f"{pointer}/{key}", names, {})
+        fields = tables[name].table.fields if tables[name].table is not None else {}
+        at = spec.get("at")
+        if fields and at and "{" not in at and at.replace("/", ".").split(".")[0] not in fields:
+            self.problem("E-RULES-FIELD", f"'at': table '{name}' has no field '{at}'", pointer + "/at",
+                         help=_guess(at, fields) + f"fields: {', '.join(sorted(fields))}")
+
     def _all_derived(self) -> set[str]:
         return set(self._derived_decks)
 
     def _compile_all(self) -> None:
         data = self.data
         game_ids = {deck.id for deck in self.game.decks}
-        base_names = {"cards", "groups", "values", "game", "group", "true", "false", "none", "True", "False", "None"}
+        base_names = {"cards", "groups", "values", "game", "group", "tables", "true", "false", "none", "True", "False", "None"}
         card_names = base_names | {"card", "deck"}
         self.values_known: list[str] = []
         self._derived_decks: dict[str, set[str]] = {}
@@ -231,6 +260,13 @@ class RuleCompiler:
             if not self._known_group(group, pointer + "/group"):
                 continue
             scope = spec.get("scope", "card")
+            if scope == "table":
+                self._compile_table_check(pointer, spec, base_names)
+                continue
+            if "table" in spec:
+                self.problem("E-RULES", "'table' needs scope: table", pointer + "/table", key=True,
+                             help="add scope: table to check each row of the table")
+                continue
             if scope == "game" and ("group" in spec or "each" in spec or "at" in spec):
                 key = next(k for k in ("group", "each", "at") if k in spec)
                 self.problem("E-RULES", f"'{key}' needs scope: card", pointer + "/" + key, key=True,

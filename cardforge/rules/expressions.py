@@ -16,6 +16,7 @@ and text.  Helpers, all pure functions over that data:
     pluck(items, path)                             every value at a dotted path, flattened
     marked(text)                                   the **bold** terms of a text: [{term, after}]
     icons(text, prefix='')                         the :icon: names in a text
+    lookup, sum_lookup, band, cell, floor, ceil    tables as functions (see lookups.py)
     group(name)                                    the cards of a named group
 
 `key` is a dotted path ('sight.clock'); without `value` an item matches when the key is
@@ -36,6 +37,7 @@ from jinja2.exceptions import SecurityError, TemplateError
 from jinja2.parser import Parser
 from ..layout.templates import Sandbox
 from ..layout.text import icon_names
+from .lookups import LOOKUP_HELPERS, LookupFailure
 
 MAX_RANGE = 10_000
 
@@ -194,6 +196,7 @@ def _range(*args):
 HELPERS: dict[str, Callable] = {
     "count": h_count, "sum": h_sum, "where": h_where, "any": h_any, "all": h_all,
     "pluck": h_pluck, "marked": marked_terms, "icons": icon_names, "range": _range,
+    **LOOKUP_HELPERS,
 }
 # Helpers whose second argument is a key into the items of their first argument.
 KEYED = ("count", "sum", "where", "any", "all", "pluck")
@@ -202,9 +205,9 @@ KEYED = ("count", "sum", "where", "any", "all", "pluck")
 class ExpressionError(Exception):
     """An expression that does not compile, or fails when evaluated."""
 
-    def __init__(self, message: str, column: int | None = None):
+    def __init__(self, message: str, column: int | None = None, lookup: LookupFailure | None = None):
         super().__init__(message)
-        self.message, self.column = message, column
+        self.message, self.column, self.lookup = message, column, lookup
 
 
 @dataclass
@@ -248,6 +251,8 @@ class Expr:
             raise ExpressionError(f"not allowed: {exc}") from None
         except TemplateError as exc:
             raise ExpressionError(exc.message or str(exc)) from None
+        except LookupFailure as exc:
+            raise ExpressionError(str(exc), lookup=exc) from None
         except (TypeError, ValueError, ArithmeticError, LookupError, AttributeError) as exc:
             raise ExpressionError(str(exc)) from None
 
@@ -284,7 +289,7 @@ class MessageTemplate:
             return f"{self.source} (message failed: {getattr(exc, 'message', None) or exc})"
 
 
-CARD_VARIABLES = ("card", "recipe")
+CARD_VARIABLES = ("card", "recipe", "row")
 
 
 def analyse(tree: nodes.Node) -> Usage:

@@ -30,6 +30,7 @@ class RuleSet(RuleCompiler):
     def base_context(self) -> dict[str, Any]:
         ctx = dict(HELPERS)
         ctx.update(cards=[self._view(c) for c in self.cards], game=self.game.template_data(),
+                   tables=self.game.tables,
                    groups={name: g.members for name, g in self.groups.items()}, values=self.values,
                    group=self._group_fn)
         return ctx
@@ -52,11 +53,40 @@ class RuleSet(RuleCompiler):
         try:
             return compiled.expr(ctx)
         except ExpressionError as exc:
+            if exc.lookup is not None and self._lookup_failed(compiled, ctx, what, exc):
+                raise RulesProblem() from None
             if compiled.pointer not in self._failed:
                 self._failed.add(compiled.pointer)
                 self.report.error("E-RULES-EVAL", f"{what}: {exc.message}", self.doc.pos(compiled.pointer),
                                   help="the expression failed on this data; check the names and the types it uses")
             raise RulesProblem() from None
+
+    def _lookup_failed(self, compiled: Compiled, ctx: dict, what: str, exc: ExpressionError) -> bool:
+        """A failed table lookup, reported at the data that caused it: the card field (or table row
+        field) holding the value, else the card or row. False when no data is in reach."""
+        failure = exc.lookup
+        pos, card_id = None, None
+        card = self.by_id.get((ctx.get("card") or {}).get("id")) if isinstance(ctx.get("card"), dict) else None
+        row, table = ctx.get("row"), ctx.get("_table")
+        if card is not None:
+            card_id = card.id
+            entry = card.doc.data["cards"][int(card.pointer.rsplit("/", 1)[1])] if card.pointer.startswith("/cards/") \
+                else self._view(card)
+            path = _find_value(entry, failure.value)
+            pos = card_pos(card, path)
+        elif isinstance(row, dict) and table is not None:
+            path = _find_value(row, failure.value)
+            pos = table.row_pos(ctx.get("index", 0), path.split("/")[0] if path else None)
+        if pos is None:
+            return False
+        key = (compiled.pointer, pos)
+        if key not in self._failed:
+            self._failed.add(key)
+            rules_pos = self.doc.pos(compiled.pointer)
+            self.report.error("E-LOOKUP", f"{what}: {failure}", pos, card=card_id,
+                              help=(failure.help + "; " if failure.help else "") +
+                              f"looked up by {rules_pos.path.name}:{rules_pos.line}")
+        return True
 
     def _members(self, group: str | None) -> list[Card]:
         if group is None:
@@ -191,6 +221,9 @@ class RuleSet(RuleCompiler):
             except RulesProblem:
                 pass
             return
+        if spec.get("scope", "card") == "table":
+            self._table_check(pointer, spec, base, lets_into, fails)
+            return
         default_at = next((key for var, key in assertion.expr.usage.fields if var == "card"), None)
         for card in self._members(spec.get("group")):
             card_ctx = self.card_context(base, card)
@@ -206,6 +239,33 @@ class RuleSet(RuleCompiler):
                     pos = refine(card_pos(card, at), self._render(pointer + "/find", ctx))
                     self._emit(severity, rule, self._render(pointer + "/message", ctx), pos,
                                self._render(pointer + "/help", ctx), card.id, spec["section"])
+            except RulesProblem:
+                continue
+
+    def _table_check(self, pointer: str, spec: dict, base: dict, lets_into, fails) -> None:
+        """scope: table: the check runs once per row (`row`, `index`, and `rows` for neighbours) and
+        points at the row's field named by `at` (default: the first `row.x` the assertion reads)."""
+        rows = self.game.tables.get(spec["table"])
+        if rows is None or rows.table is None:
+            return
+        table = rows.table
+        assertion = self.compiled[pointer + "/assert"]
+        default_at = next((key for var, key in assertion.expr.usage.fields if var == "row"), None)
+        for index, row in enumerate(rows):
+            ctx = dict(base, row=row, index=index, rows=rows, table=rows, _table=table)
+            what = f"on row {index + 1} of table '{table.name}'"
+            try:
+                lets_into(ctx, what)
+                if not fails(ctx, what):
+                    continue
+                at = self._render(pointer + "/at", ctx, default_at)
+                pos = table.row_pos(index, at.split(".")[0].split("/")[0] if at else None)
+                if at and ("." in at or "/" in at):
+                    pos = table.doc.pos(f"{table.pointer}/{index}" + "".join(
+                        "/" + part for part in at.replace(".", "/").split("/") if part))
+                pos = refine(pos, self._render(pointer + "/find", ctx))
+                self._emit(spec.get("severity", "error"), spec["id"], self._render(pointer + "/message", ctx), pos,
+                           self._render(pointer + "/help", ctx), None, spec["section"])
             except RulesProblem:
                 continue
 
@@ -407,6 +467,24 @@ class RuleSet(RuleCompiler):
                                card_pos(card, f"{actions['field']}/{found[0]}"),
                                "remove the action, or add the card to the term's holders if the rulebook says so",
                                card.id, term_section)
+
+
+def _find_value(view: Any, value: Any, prefix: str = "") -> str | None:
+    """The path (a/b/0) of the first place `value` occurs in a card view or row, or None."""
+    if isinstance(view, dict):
+        items = view.items()
+    elif isinstance(view, list):
+        items = enumerate(view)
+    else:
+        return None
+    for k, v in items:
+        here = f"{prefix}/{k}" if prefix else str(k)
+        if v == value and type(v) is type(value):
+            return here
+        found = _find_value(v, value, here)
+        if found:
+            return found
+    return None
 
 
 def _walk(view: Any, path: str, prefix: str = "") -> Iterator[tuple[str, Any]]:
