@@ -186,7 +186,7 @@ def test_table_check_points_at_the_row_field(tmp_path, capsys, monkeypatch):
     code, lines = check(path, capsys, monkeypatch)
     assert code == 1
     assert f"{where(path, 'game.yaml', '12, profile')}: error[T-WEIGHT]: Rail Gun weighs 12" in lines
-    assert f"{where(path, 'tables/speed.yaml', 'wheeled: 17')}: error[T-ORDER]: row 3 is faster than the row " \
+    assert f"{where(path, 'tables/speed.yaml', '17')}: error[T-ORDER]: row 3 is faster than the row " \
            "above" in lines
 
 
