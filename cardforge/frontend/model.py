@@ -156,7 +156,7 @@ def load_game(root: Path, report: Report) -> Game:
     game = Game(id=str(data.get("id", root.name)), name=str(data.get("name", root.name)), root=root, data=data,
                 doc=doc, bleed=bleed)
     game.documents.append(doc)
-    game.tables = load_tables(root, doc, report, game.documents)
+    game.tables = load_tables(root, doc, report, game.documents, safe_path)
     seen_ids: dict[str, Card] = {}
     for component, key in (("cards", "decks"), ("tokens", "tokens")):
         for d_index, deck_data in enumerate(_list(data.get(key))):

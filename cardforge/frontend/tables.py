@@ -26,6 +26,7 @@ from typing import Any
 
 from ..diagnostics import Position, Report
 from .load import Document, load_yaml, pointer_join
+from .schema import check_field_schemas, validate
 
 ROW_KEYS = {"authored": {"type": "boolean", "description": "An authored row, not printed in the rulebook."},
             "note": {"type": "string", "description": "Why the row is authored, or how it was decided."}}
@@ -72,10 +73,9 @@ def row_schema(fields: dict[str, Any], required: list[str]) -> dict:
             "required": sorted(set(required))}
 
 
-def load_tables(root: Path, doc: Document, report: Report, documents: list) -> dict[str, TableRows]:
-    """Every table of game.yaml, validated; a table with errors keeps its valid rows out of nothing."""
-    from .model import safe_path  # model imports this module
-    from .schema import check_field_schemas, validate
+def load_tables(root: Path, doc: Document, report: Report, documents: list, safe_path) -> dict[str, TableRows]:
+    """Every table of game.yaml, validated. A table with errors is left out (its errors are
+    reported); files it reads are added to `documents`; `safe_path(root, rel)` keeps them inside."""
 
     out: dict[str, TableRows] = {}
     tables = doc.data.get("tables") if isinstance(doc.data, dict) else None
