@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from jinja2 import StrictUndefined, TemplateSyntaxError, nodes
+from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes
 from jinja2.exceptions import SecurityError, TemplateError
 from jinja2.parser import Parser
 from ..layout.templates import Sandbox
@@ -246,7 +246,10 @@ class Expr:
 
     def __call__(self, context: dict[str, Any]) -> Any:
         try:
-            return self._fn(**context)
+            result = self._fn(**context)
+            if isinstance(result, Undefined):  # `item.missing` as the whole expression: fail here, not later
+                result._fail_with_undefined_error()
+            return result
         except SecurityError as exc:
             raise ExpressionError(f"not allowed: {exc}") from None
         except TemplateError as exc:

@@ -1,6 +1,8 @@
 """Lookup helpers of the expression language (C2): tables as functions.
 
-    lookup(table, value, field=None, key=None)     the row whose key is `value` (or its `field`)
+    lookup(table, value, field=None, key=None, default=...)
+                                                   the row whose key is `value` (or its `field`);
+                                                   `default` instead of failing
     sum_lookup(values, table, field, key=None)     sum of `field` over the rows of `values`, each
                                                    value counted as often as it occurs
     band(table, value, field=None, lo='min', hi='max')
@@ -8,6 +10,13 @@
     cell(table, row_value, column_value)           a cell of a two-dimensional table: the row by
                                                    its key or band, the column by its field name or
                                                    by the band of the table's `columns`
+    lookup_all(table, values, key=None, skip_missing=False)
+                                                   the row of each value, duplicates kept
+    first_index(items, key, value)                 the index of the first item whose key is value
+    attach(items, field, table, key=None)          copies of `items` with `<field>_row`: the row
+                                                   their `field` names (a join)
+    sum_product(items, *paths, missing=None)       the sum over the items of the product of their
+                                                   values at `paths` (absent counts as `missing`)
     floor(x), ceil(x), min(...), max(...), abs(x), round(x)
 
 `table` is `tables.<name>`; its key and columns come from its definition in game.yaml. A lookup
@@ -59,12 +68,17 @@ def _field(row: dict, field: str | None, rows: TableRows) -> Any:
     return row[field]
 
 
-def h_lookup(table, value, field=None, key=None):
+_NONE = object()
+
+
+def h_lookup(table, value, field=None, key=None, default=_NONE):
     rows = _rows(table, "lookup")
     key = _key(rows, key, "lookup")
     for row in rows:
         if row.get(key) == value:
             return _field(row, field, rows)
+    if default is not _NONE:
+        return default
     keys = [str(row.get(key)) for row in rows]
     guess = difflib.get_close_matches(str(value), keys, n=1, cutoff=0.6)
     raise LookupFailure(f"{value!r} is not a {key} of {_name(rows)}", value,
@@ -86,6 +100,58 @@ def h_sum_lookup(values, table, field, key=None):
             raise TypeError(f"sum_lookup: {field} of {value!r} is {got!r}, not a number")
         total += got
     return total
+
+
+def h_lookup_all(table, values, key=None, skip_missing=False):
+    if values is None:
+        return []
+    if isinstance(values, (str, dict)):
+        values = [values]
+    rows = [h_lookup(table, value, None, key, None if skip_missing else _NONE) for value in values]
+    return [row for row in rows if row is not None]
+
+
+def h_first_index(items, key, value):
+    for index, item in enumerate(items or []):
+        if get_path(item, key) == value:
+            return index
+    return None
+
+
+def h_attach(items, field, table, key=None):
+    out = []
+    for item in items or []:
+        if not isinstance(item, dict):
+            raise TypeError(f"attach: {item!r} is not a mapping")
+        out.append({**item, f"{field}_row": h_lookup(table, item.get(field), None, key)})
+    return out
+
+
+def h_sum_product(items, *paths, missing=None):
+    """The sum over the items of the product of the values at `paths`; a value that is absent
+    counts as `missing` (an item is left out when `missing` is None)."""
+    total = 0
+    for item in items or []:
+        product = 1
+        for path in paths:
+            value = get_path(item, path)
+            if value is None:
+                value = missing
+            if value is None:
+                product = None
+                break
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"sum_product: {path} is {value!r}, not a number")
+            product *= value
+        if product is not None:
+            total += product
+    return total
+
+
+def get_path(item: Any, path: str) -> Any:
+    for part in str(path).split("."):
+        item = item.get(part) if isinstance(item, dict) else None
+    return item
 
 
 def _in_band(value, low, high) -> bool:
@@ -158,5 +224,5 @@ def h_max(*args):
     return max(items) if items else None
 
 
-LOOKUP_HELPERS = {"lookup": h_lookup, "sum_lookup": h_sum_lookup, "band": h_band, "cell": h_cell,
+LOOKUP_HELPERS = {"lookup": h_lookup, "lookup_all": h_lookup_all, "attach": h_attach, "sum_product": h_sum_product, "first_index": h_first_index, "sum_lookup": h_sum_lookup, "band": h_band, "cell": h_cell,
                   "floor": h_floor, "ceil": h_ceil, "min": h_min, "max": h_max, "abs": abs, "round": round}
