@@ -26,7 +26,7 @@ from typing import Any
 
 from ..diagnostics import Position, Report
 from .load import Document, load_yaml, pointer_join
-from .schema import check_field_schemas, validate
+from .schema import check_field_schemas, validate, validator
 
 ROW_KEYS = {"authored": {"type": "boolean", "description": "An authored row, not printed in the rulebook."},
             "note": {"type": "string", "description": "Why the row is authored, or how it was decided."}}
@@ -43,8 +43,14 @@ class Table:
     source: str | None = None
     authored: bool = False
     typed: bool = False
+    title: str | None = None  # the printed name (`name:`), else the table's key in game.yaml
+    # Where each row came from: rows with errors are reported and left out, so row i of the
+    # table may be row indices[i] of its file.
+    indices: list[int] | None = None
 
     def row_pos(self, index: int, field_name: str | None = None) -> Position:
+        if self.indices is not None and 0 <= index < len(self.indices):
+            index = self.indices[index]
         pointer = f"{self.pointer}/{index}"
         return self.doc.pos(pointer_join(pointer, field_name) if field_name else pointer)
 
@@ -123,30 +129,38 @@ def load_tables(root: Path, doc: Document, report: Report, documents: list, safe
             rows_pointer = "/rows"
             file_schema = {"type": "object", "additionalProperties": False, "required": ["rows"],
                            "properties": {"$schema": {"type": "string"}, "rows": {"type": "array", "items": schema}}}
-            if not validate(row_doc, file_schema, report):
+            if not validate(row_doc, file_schema, report) and not isinstance(row_doc.data.get("rows")
+                                                                             if isinstance(row_doc.data, dict) else None, list):
                 continue
             rows = row_doc.data["rows"]
         else:
             wrapper = {"type": "object", "properties": {"tables": {"type": "object", "properties": {
                 name: {"type": "object", "properties": {"rows": {"type": "array", "items": schema}}}}}}}
-            if not validate(doc, wrapper, report):
-                continue
+            validate(doc, wrapper, report)
             rows = spec["rows"]
         table = Table(name, row_doc, rows_pointer, key=key, fields=fields, columns=list(spec.get("columns") or []),
-                      source=spec.get("source"), authored=bool(spec.get("authored")), typed=True)
-        if key:
-            seen: dict[Any, int] = {}
-            for i, row in enumerate(rows):
+                      source=spec.get("source"), authored=bool(spec.get("authored")), typed=True,
+                      title=spec.get("name") or name)
+        # Rows with errors (already reported) are left out, so that rules see only valid rows and
+        # do not report the same mistake again; the table itself stays known.
+        row_ok = validator(schema).is_valid
+        kept: list[int] = []
+        seen: dict[Any, int] = {}
+        for i, row in enumerate(rows):
+            if not row_ok(row):
+                continue
+            if key:
                 value = row.get(key)
                 if value in seen:
-                    first = table.row_pos(seen[value])
+                    first = table.doc.pos(f"{rows_pointer}/{seen[value]}")
                     report.error("E-TABLE-KEY", f"table '{name}': key {key} {value!r} is already used by row "
-                                 f"{seen[value] + 1}", table.row_pos(i, key),
+                                 f"{seen[value] + 1}", table.doc.pos(f"{rows_pointer}/{i}/{key}"),
                                  help=f"first used at {first.path.name}:{first.line}; each row's {key} must be unique")
-                    ok = False
-                else:
-                    seen[value] = i
-        if ok:
-            # Every declared field present (None when unset), as for cards.
-            out[name] = TableRows([{**{f: None for f in fields}, **row} for row in rows], table)
+                    continue
+                seen[value] = i
+            kept.append(i)
+        if len(kept) != len(rows):
+            table.indices = kept
+        # Every declared field present (None when unset), as for cards.
+        out[name] = TableRows([{**{f: None for f in fields}, **rows[i]} for i in kept], table)
     return out

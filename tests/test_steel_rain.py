@@ -1,0 +1,242 @@
+"""Steel Rain (content/steel-rain): computed record cards, rules as data, transcription checks.
+
+Every rule is tested on a mutated copy of the content: the exact `path:line:col: error[RULE]` line.
+The printed numbers are read back from the PDF after a weapon change.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pdfplumber
+import pytest
+import yaml
+
+from cardforge.cli import main
+from conftest import MM, cardforge, headlines, text_in_box
+
+REPO = Path(__file__).resolve().parent.parent
+STEEL = REPO / "content" / "steel-rain"
+LAYOUTS = REPO / "layouts"
+
+
+@pytest.fixture
+def game(tmp_path):
+    shutil.copytree(STEEL, tmp_path / "steel-rain")
+    return tmp_path / "steel-rain"
+
+
+def edit(game: Path, rel: str, old: str, new: str) -> None:
+    path = game / rel
+    text = path.read_text("utf-8")
+    assert old in text, f"{old!r} is not in {rel}"
+    path.write_text(text.replace(old, new, 1), "utf-8")
+
+
+def loc(game: Path, rel: str, line: str, at: str | None = None, nth: int = 0) -> str:
+    """`steel-rain/REL:LINE:COL` of the first line holding `line`; the column is where the
+    `nth` occurrence of `at` (default: `line`) starts on it."""
+    lines = (game / rel).read_text("utf-8").splitlines()
+    index = next(i for i, text in enumerate(lines) if line in text)
+    needle = at if at is not None else line
+    col = -1
+    for _ in range(nth + 1):
+        col = lines[index].index(needle, col + 1)
+    return f"{game.name}/{rel}:{index + 1}:{col + 1}"
+
+
+def check(game: Path, capsys, monkeypatch) -> tuple[int, list[str]]:
+    monkeypatch.chdir(game.parent)
+    code = main(["check", game.name, "--layouts", str(LAYOUTS)])
+    _, err = capsys.readouterr()
+    return code, headlines(err)
+
+
+def test_shipped_steel_rain_passes(capsys, monkeypatch):
+    monkeypatch.chdir(REPO)
+    code = main(["check", "content/steel-rain", "--strict"])
+    _, err = capsys.readouterr()
+    assert code == 0, err
+
+
+def test_every_rule_cites_the_rulebook_and_has_a_mutation():
+    rules = yaml.safe_load((STEEL / "rules.yaml").read_text("utf-8"))
+    ids = {check["id"] for check in rules["checks"]}
+    assert all(check["section"] for check in rules["checks"])
+    assert ids == set(MUTATIONS), f"rules without a mutation test: {sorted(ids - set(MUTATIONS))}"
+
+
+# rule -> (edits [(file, old, new)], (file, line holding the finding, text it points at, nth), message start)
+CARDS = "cards/vehicles.yaml"
+MUTATIONS = {
+    "SR-PROPULSION": ([(CARDS, "    propulsion: wheeled\n    armor: 1\n    weapons: [Chain Guns, Chemical Laser]",
+                        "    propulsion: legs\n    armor: 1\n    weapons: [Chain Guns, Chemical Laser]")],
+                      (CARDS, "propulsion: legs", "legs", 0),
+                      "Light Recon Vehicle: a ground vehicle needs propulsion wheeled, tracked or hover, not 'legs'"),
+    "SR-ARMOR": ([(CARDS, "    armor: 4\n", "    armor: 0\n")], (CARDS, "armor: 0", "0", 0),
+                 "AVLB: armor 0 is outside 1 to 5"),
+    "SR-WEAPON-COUNT": ([(CARDS, "weapons: [Rail Gun, Rail Gun, Chain Guns]",
+                          "weapons: [Rail Gun, Rail Gun, Chain Guns, Chain Guns]")],
+                        (CARDS, "weapons: [Rail Gun, Rail Gun, Chain Guns, Chain Guns]", "Chain Guns", 1),
+                        "Bunker carries 4 weapon systems; at most 3 (repeats count)"),
+    "SR-EXTRAS-COUNT": ([(CARDS, "extras: [AVLB Bridge]", "extras: [AVLB Bridge, Engineer Package]")],
+                        (CARDS, "extras: [AVLB Bridge, Engineer Package]", "Engineer Package", 0),
+                        "AVLB has 2 Extras packages; at most one"),
+    "SR-WEAPON-TABLE": ([("cards/air.yaml", "weapons: [Anti-Tank Guided Missile, Anti-Tank Guided Missile, Chain Guns]",
+                          "weapons: [Anti-Tank Guided Missile, Rail Gun, Chain Guns]")],
+                        ("cards/air.yaml", "Rail Gun", "Rail Gun", 0),
+                        "Heavy Attack Helicopter: 'Rail Gun' is not a weapon system of the Aircraft Weapons Table"),
+    "SR-EXTRAS-TABLE": ([(CARDS, "extras: [AVLB Bridge]", "extras: [Rail Gun]")],
+                        (CARDS, "extras: [Rail Gun]", "Rail Gun", 0),
+                        "AVLB: 'Rail Gun' is not an Extras package of the Vehicle Weapons and Equipment Table"),
+    "SR-FASCAM": ([(CARDS, "extras: [AVLB Bridge]", "extras: [FASCAM Package]")],
+                  (CARDS, "extras: [FASCAM Package]", "FASCAM Package", 0),
+                  "AVLB: FASCAM on a ground; only helicopters and VTOLs carry FASCAM"),
+    "SR-CAPACITY": ([(CARDS, "    infantry_capacity: 2\n    source: \"Appendix B: Mechanized",
+                      "    infantry_capacity: 9\n    source: \"Appendix B: Mechanized")],
+                    (CARDS, "infantry_capacity: 9", "9", 0),
+                    "Infantry Fighting Vehicle: infantry capacity 9 is outside 0 to 8"),
+    "SR-ELINT-OPTION": ([(CARDS, "    weapons: [Chain Guns, Chemical Laser]\n",
+                          "    weapons: [Chain Guns, Chemical Laser]\n    elint_option: doppelganger\n")],
+                        (CARDS, "elint_option: doppelganger", "doppelganger", 0),
+                        "Light Recon Vehicle: doppelganger without an ELINT package"),
+    "SR-INFANTRY-LOADOUT": ([("cards/special.yaml", "weapons: [Small Arms, Mortar]", "weapons: [Small Arms, Mortar, SAM]")],
+                            ("cards/special.yaml", "weapons: [Small Arms, Mortar, SAM]", "[", 0),
+                            "Mortar Infantry: an infantry stand has Small Arms and at most one heavy weapon"),
+    "SR-FAST-MOVER-WEIGHT": ([("game.yaml", "weight: 18, profile: 3, move: 100", "weight: 0, profile: 3, move: 100"),
+                              ("cards/air.yaml", "weapons: [Air-to-Air Missiles]", "weapons: [Chain Guns]")],
+                             ("cards/air.yaml", "weapons: [Chain Guns]\n", "[", 0) if False else
+                             ("cards/air.yaml", "    weapons: [Chain Guns]\n    source: \"Fast", "[", 0),
+                             "YAK-33 weighs 6 t; the Speed vs. Weight Table starts at 15 t"),
+    "SR-NO-WEAPONS-AIR": ([("cards/air.yaml", "weapons: [Air-to-Air Missiles]", "weapons: []")],
+                          ("cards/air.yaml", "    weapons: []\n    source: \"Fast", "[", 0),
+                          "YAK-33 carries no weapon system"),
+    "SR-CARRY": ([("cards/formations.yaml", "design: inf-mortar, count: 8", "design: inf-mortar, count: 10")],
+                 ("cards/formations.yaml", "{element: Mortar Platoon, design: ifv", "{", 0),
+                 "Mechanized Infantry Company, Mortar Platoon: the carriers hold 8 stands but the element has 10"),
+    "SR-REPLACES": ([("cards/formations.yaml", "count: 5, replaces: Line Platoon}", "count: 5, replaces: Line Platon}")],
+                    ("cards/formations.yaml", "replaces: Line Platon", "Line Platon", 0),
+                    "Armored Cavalry Troop: 'Recon Platoon' replaces 'Line Platon', which the formation does not have"),
+    "SR-TOHIT-MONOTONE": ([("tables/to-hit.yaml", "label: \"17\", close: 2, r2_10: 8, r11_20: 8",
+                            "label: \"17\", close: 2, r2_10: 8, r11_20: 3")],
+                          ("tables/to-hit.yaml", "label: \"17\"", "\"17\"", 0),
+                          "To Hit row 17 is not non-decreasing with range"),
+    "SR-TOHIT-PROFILE": ([("tables/to-hit.yaml", "{profile: 12, label: \"12\", close: 3, r2_10: 9", "{profile: 12, label: \"12\", close: 3, r2_10: 7")],
+                         ("tables/to-hit.yaml", "{profile: 12, label", "12", 0),
+                         "To Hit row 12: rows go down by 1 profile"),
+    "SR-TODAMAGE-MONOTONE": ([("game.yaml", "{armor: 3, l1: 12, l2: 11", "{armor: 3, l1: 12, l2: 13")],
+                             ("game.yaml", "{armor: 3, l1: 12", "3", 0),
+                             "To Damage row Armor 3 must fall with Lethality"),
+    "SR-SPEED-WEIGHT-MONOTONE": ([("tables/speed-weight.yaml", "label: \"41 to 50\", s20_30: 1, s31_40: 2",
+                                   "label: \"41 to 50\", s20_30: 3, s31_40: 2")],
+                                 ("tables/speed-weight.yaml", "label: \"41 to 50\"", "\"41 to 50\"", 0),
+                                 "Speed vs. Weight row 41 to 50: turns must not fall"),
+    "SR-SCATTER": ([("tables/scatter.yaml", "{roll: 4, distance: 3, direction: \"NE\"}",
+                     "{roll: 4, distance: 10, direction: \"NE\"}")],
+                   ("tables/scatter.yaml", "{roll: 4, distance: 10", "10", 0),
+                   "Scatter roll 4: one row per d20 face in order"),
+    "SR-WEAPON-TABLES-AGREE": ([("tables/direct-fire.yaml", "{system: Autocannon, weight: 5, profile: 2, range: 70",
+                                 "{system: Autocannon, weight: 5, profile: 2, range: 75")],
+                               ("tables/direct-fire.yaml", "{system: Autocannon", "Autocannon", 0),
+                               "Autocannon differs between the Direct Fire table and the design table (5/+2/70/3)"),
+    "SR-AIR-WEAPONS-AGREE": ([("tables/aircraft-weapons.yaml", "kind: weapon, weight: 9, profile: 3, range: 80",
+                               "kind: weapon, weight: 9, profile: 3, range: 90")],
+                             ("tables/aircraft-weapons.yaml", "system: Air-to-Air Missiles", "Air-to-Air Missiles", 0),
+                             "Air-to-Air Missiles differs between the Aircraft Weapons table and the design table"),
+    "SR-TERRAIN-ROWS": ([("tables/vtol-landing.yaml", "{terrain: Pavement, land: true}", "{terrain: Paved road, land: true}")],
+                        ("tables/profile-mod.yaml", "{terrain: Pavement", "Pavement", 0),
+                        "terrain row 5 is 'Pavement' here but 'Pavement' in the movement table and 'Paved road'"),
+    "SR-DERIVED-CONSTANTS": ([("cards/air.yaml", "weapons: [Air-to-Air Missiles]", "weapons: [Autocannon]")],
+                             ("rules.yaml", "  - id: SR-DERIVED-CONSTANTS", None, 0),
+                             "the YAK-33 example (32 t, 65 cm/turn, 270 degrees: 2 x 2 = 4 turns) no longer holds"),
+}
+
+
+def _expected_pos(game: Path, where) -> str:
+    rel, line, at, nth = where
+    if rel == "rules.yaml":  # a game check points at its assert
+        lines = (game / rel).read_text("utf-8").splitlines()
+        start = next(i for i, text in enumerate(lines) if line in text)
+        index = next(i for i in range(start, len(lines)) if lines[i].strip().startswith("assert:"))
+        text = lines[index]
+        value = text.index(":") + 2  # the value, or its `>-` indicator
+        return f"{game.name}/{rel}:{index + 1}:{value + 1}"
+    if "\n" in line:  # a multi-line needle: the line of its last part
+        text = (game / rel).read_text("utf-8")
+        start = text.index(line)
+        first_line = line.split("\n")[0]
+        number = text[:start].count("\n") + 1
+        lines = text.splitlines()
+        return f"{game.name}/{rel}:{number}:{lines[number - 1].index(at, len(lines[number - 1]) - len(first_line)) + 1}"
+    return loc(game, rel, line, at, nth)
+
+
+@pytest.mark.parametrize("rule", sorted(MUTATIONS))
+def test_rule_reports_a_mutated_copy(rule, game, capsys, monkeypatch):
+    edits, where, message = MUTATIONS[rule]
+    for rel, old, new in edits:
+        edit(game, rel, old, new)
+    code, lines = check(game, capsys, monkeypatch)
+    pos = _expected_pos(game, where)
+    severity = "warning" if rule == "SR-NO-WEAPONS-AIR" else "error"
+    wanted = f"{pos}: {severity}[{rule}]: {message}"
+    assert any(line.startswith(wanted) for line in lines), "\n".join([wanted, "--- got:"] + lines)
+
+
+def test_unknown_weapon_is_reported_once_at_its_line(game, capsys, monkeypatch):
+    edit(game, CARDS, "weapons: [Rail Gun, Chain Guns]\n    source: \"Appendix B: main",
+         "weapons: [Rail Gunn, Chain Guns]\n    source: \"Appendix B: main")
+    code, lines = check(game, capsys, monkeypatch)
+    assert code == 1
+    assert lines == [f"{loc(game, CARDS, 'Rail Gunn', 'Rail Gunn')}: error[SR-WEAPON-TABLE]: Main Battle Tank: "
+                     "'Rail Gunn' is not a weapon system of the Vehicle Weapons and Equipment Table"]
+
+
+def test_computed_designs_match_the_tables():
+    """The worked designs of SPEC 3.2.6, computed from the rulebook's tables."""
+    from cardforge.diagnostics import Report
+    from cardforge.prepare import prepare
+    prepared = prepare(STEEL, Report(), LAYOUTS)
+    cards = {card.id: card.data for card in prepared.game.cards()}
+    expected = {"mbt": (85, 12, 7), "cev": (90, 15, 7), "avlb": (83, 12, 6), "ifv": (51, 12, 5), "apc": (38, 6, 5),
+                "anti-tank": (46, 16, 4), "recon": (16, 5, 3), "recon-fo": (12, 5, 3), "spa": (25, 8, 3),
+                "spa-hover": (44, 11, 4), "assault-hover": (48, 11, 5), "light-truck": (9, 3, 3),
+                "heavy-truck": (16, 4, 4), "recon-buggy": (10, 4, 3), "tank-killer": (38, 12, 4),
+                "bunker": (85, 14, 7), "yak-33": (32, 7, 3)}
+    for design, (weight, profile, bleed) in expected.items():
+        got = cards[design]
+        assert (got["weight"], got["profile"], got["bleed_off"]) == (weight, profile, bleed), design
+    # the rulebook's movement data points, from the authored Movement Table
+    assert cards["recon-buggy"]["move"] == 16 and cards["air-defense"]["move"] == 16
+    assert cards["recon-fo"]["drones"] == 4
+    assert cards["mech-infantry"]["total_tons"] == 2 * 38 + 2 * 16 + 2 * 9 + 3 * 4 * 51 + 4 * 46 + 4 * 51
+
+
+def _card_text(pdf_path: Path, manifest_path: Path, card_id: str, frame: str) -> str:
+    manifest = json.loads(manifest_path.read_text("utf-8"))
+    entry = next(c for c in manifest["cards"] if c["card"] == card_id)
+    box = next(f["box"] for f in entry["frames"] if f["name"] == frame)
+    with pdfplumber.open(pdf_path) as pdf:
+        return text_in_box(pdf.pages[entry["page"] - 1], box)
+
+
+def test_changing_a_weapon_changes_the_printed_weight_and_profile(game, tmp_path):
+    """MBT: Rail Gun + Chain Guns -> Rail Gun + Autocannon. Weight 12+60+12+5 = 89 t (was 85), profile
+    2+5+4+2 = 13 (was 12): the Propulsion Type, Armor and Weapons tables' values."""
+    out = tmp_path / "out"
+    result = cardforge("build", game, "--paper", "a4", "--out", out, "--layouts", LAYOUTS, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    folder = out / "steel-rain"
+    pdf, manifest = folder / "steel-rain-cards-a4.pdf", folder / "steel-rain-cards-a4.manifest.json"
+    assert _card_text(pdf, manifest, "mbt", "weight") == "85 t"
+    assert _card_text(pdf, manifest, "mbt", "profile") == "12"
+    edit(game, CARDS, "weapons: [Rail Gun, Chain Guns]\n    source: \"Appendix B: main",
+         "weapons: [Rail Gun, Autocannon]\n    source: \"Appendix B: main")
+    result = cardforge("build", game, "--paper", "a4", "--out", out, "--layouts", LAYOUTS, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert _card_text(pdf, manifest, "mbt", "weight") == "89 t"
+    assert _card_text(pdf, manifest, "mbt", "profile") == "13"
+    assert "Autocannon" in _card_text(pdf, manifest, "mbt", "weapons")
+    assert "8 cm/turn" in _card_text(pdf, manifest, "mbt", "move")  # 81-100 t tracked: 8 cm
