@@ -11,21 +11,35 @@ def shape_path(path, shape: str, x: float, y: float, w: float, h: float, grow: f
     if shape == "round":
         path.ellipse(x - grow, y - grow, w + 2 * grow, h + 2 * grow)
     elif shape == "triangle":
-        # Point-up triangle in the box; growing keeps its incentre and adds `grow` to the inradius.
-        (ax, ay), (bx, by), (cx, cy) = (x, y), (x + w, y), (x + w / 2, y + h)
-        a, b, c_ = math.dist((bx, by), (cx, cy)), math.dist((ax, ay), (cx, cy)), math.dist((ax, ay), (bx, by))
-        per = a + b + c_
-        ix, iy = (a * ax + b * bx + c_ * cx) / per, (a * ay + b * by + c_ * cy) / per
-        area = abs((bx - ax) * (cy - ay) - (cx - ax) * (by - ay)) / 2
-        r = 2 * area / per
-        k = (r + grow) / r
-        pts = [(ix + (px - ix) * k, iy + (py - iy) * k) for px, py in ((ax, ay), (bx, by), (cx, cy))]
+        pts = triangle_points(x, y, w, h, grow)
         path.moveTo(*pts[0])
         for px, py in pts[1:]:
             path.lineTo(px, py)
         path.close()
     else:
         path.rect(x - grow, y - grow, w + 2 * grow, h + 2 * grow)
+
+
+def triangle_points(x: float, y: float, w: float, h: float, grow: float = 0.0) -> list[tuple[float, float]]:
+    """The corners of a point-up triangle in the box; growing keeps its incentre and adds `grow`
+    to the inradius (so the corners move out further than `grow`)."""
+    (ax, ay), (bx, by), (cx, cy) = (x, y), (x + w, y), (x + w / 2, y + h)
+    a, b, c_ = math.dist((bx, by), (cx, cy)), math.dist((ax, ay), (cx, cy)), math.dist((ax, ay), (bx, by))
+    per = a + b + c_
+    ix, iy = (a * ax + b * bx + c_ * cx) / per, (a * ay + b * by + c_ * cy) / per
+    area = abs((bx - ax) * (cy - ay) - (cx - ax) * (by - ay)) / 2
+    r = 2 * area / per
+    k = (r + grow) / r
+    return [(ix + (px - ix) * k, iy + (py - iy) * k) for px, py in ((ax, ay), (bx, by), (cx, cy))]
+
+
+def outline_box(shape: str, x: float, y: float, w: float, h: float, grow: float) -> tuple[float, float, float, float]:
+    """The bounding box (x, y, w, h) of a piece's outline grown by `grow` (its clip when drawn)."""
+    if shape != "triangle":
+        return x - grow, y - grow, w + 2 * grow, h + 2 * grow
+    pts = triangle_points(x, y, w, h, grow)
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
 
 
 def track_cells(path: str, direction: str, n: int, x: float, y: float, w: float, h: float,

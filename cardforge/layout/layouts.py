@@ -24,7 +24,7 @@ from ..units import length
 TEMPLATED = ("text", "when", "icon", "empty_icon", "count", "total", "accent", "accent_color", "src", "fill", "stroke",
              "color")
 REQUIRED = {"text": ("text",), "icon": ("icon",), "icon_row": ("icon", "count"), "image": ("src",), "shape": (),
-            "track": (), "table": ("rows", "columns")}
+            "track": (), "table": ("rows", "columns"), "repeat": ("rows", "cell", "frames")}
 DEFAULTS = {
     "text": {"font": "sans", "style": "regular", "size": "9pt", "leading": 1.2,
              "align": "left", "valign": "top", "color": "black"},
@@ -50,6 +50,7 @@ class Frame:
     templates: dict[str, Template]
     position: Position  # where the frame is (last) defined
     layout_file: Path
+    holds_at: Position | None = None  # where its `holds` is written (region capacity, rules/builtin.py)
 
 
 @dataclass
@@ -133,6 +134,7 @@ class LayoutSet:
         frames: dict[str, dict[str, Any]] = {}
         origins: dict[str, Position] = {}
         files: dict[str, Path] = {}
+        sources: dict[str, tuple[Document, str]] = {}  # the document and pointer that last defined a frame
         size = None
         for _, doc in chain:
             data = doc.data
@@ -148,6 +150,7 @@ class LayoutSet:
                 frames[frame_name] = merged
                 origins[frame_name] = doc.pos(pointer_join("/frames", frame_name), key=True)
                 files[frame_name] = doc.path
+                sources[frame_name] = (doc, pointer_join("/frames", frame_name))
         top_doc = chain[-1][1]
         ok = True
         if size is not None:
@@ -159,7 +162,8 @@ class LayoutSet:
                 ok = False
         compiled = []
         for frame_name, props in frames.items():
-            frame = self._compile(frame_name, props, origins[frame_name], files[frame_name], width, height)
+            frame = self._compile(frame_name, props, origins[frame_name], files[frame_name], width, height,
+                                  sources[frame_name])
             if frame is None:
                 ok = False
             else:
@@ -169,7 +173,7 @@ class LayoutSet:
         return Layout(name, width, height, colors, compiled, top_doc, [d.path for _, d in chain])
 
     def _compile(self, name: str, props: dict[str, Any], at: Position, path: Path,
-                 card_w: float, card_h: float) -> Frame | None:
+                 card_w: float, card_h: float, source: tuple[Document, str] | None = None) -> Frame | None:
         kind = props.get("type")
         if kind is None:
             self.report.error("E-LAYOUT", f"frame '{name}' has no type", at,
@@ -211,7 +215,50 @@ class LayoutSet:
                 except TemplateFailure as exc:
                     self.report.error("E-TEMPLATE", f"frame '{name}', '{key}': {exc.message}", at)
                     return None
-        return Frame(name, kind, x, y, w, h, full, templates, at, path)
+        holds_at = None
+        if source is not None and "holds" in props:
+            holds_at = source[0].pos(source[1] + "/holds") if _defines(source, "holds") else at
+        if kind == "repeat" and not self._children(name, full, at, path, source):
+            return None
+        return Frame(name, kind, x, y, w, h, full, templates, at, path, holds_at)
+
+    def _children(self, name: str, full: dict, at: Position, path: Path, source) -> bool:
+        """A repeat frame's child frames, compiled against its cell (see repeat.py)."""
+        try:
+            full["cell_w"], full["cell_h"] = length(full["cell"]["width"]), length(full["cell"]["height"])
+        except (KeyError, TypeError, ValueError):
+            self.report.error("E-LAYOUT", f"repeat frame '{name}' needs 'cell: {{width: ..., height: ...}}'", at)
+            return False
+        if "at" not in full and int(full.get("columns", 1)) < 1:
+            self.report.error("E-LAYOUT", f"repeat frame '{name}': 'columns' must be at least 1", at)
+            return False
+        children, ok = [], True
+        for child_name, child in (full["frames"] or {}).items():
+            if not isinstance(child, dict):
+                continue
+            pointer = pointer_join(source[1] + "/frames", child_name) if source else None
+            child_at = source[0].pos(pointer, key=True) if source else at
+            if child.get("type") == "repeat":
+                self.report.error("E-LAYOUT", f"repeat frame '{name}': child '{child_name}' is itself a repeat "
+                                  "frame", child_at, help="repeat frames do not nest; use 'columns' for a grid")
+                ok = False
+                continue
+            frame = self._compile(child_name, child, child_at, path, full["cell_w"], full["cell_h"],
+                                  (source[0], pointer) if source else None)
+            if frame is None:
+                ok = False
+            else:
+                children.append(frame)
+        full["children"] = children
+        return ok
+
+
+def _defines(source: tuple[Document, str], key: str) -> bool:
+    doc, pointer = source
+    value: Any = doc.data
+    for part in pointer.strip("/").split("/"):
+        value = value.get(part.replace("~1", "/").replace("~0", "~")) if isinstance(value, dict) else None
+    return isinstance(value, dict) and key in value
 
 
 def _mm(points: float) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..diagnostics import ContentError, Report
 from ..frontend.model import Game
+from ..frontend.provenance import provenance
 from ..prepare import Prepared, prepare
 from ..verify import Verifier
 from .pages import MODES, PAPERS, Page, PrintOptions, count_faces, cover_page, duplex_order, plan_sections
@@ -127,7 +128,7 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
             writer = Writer(prep, tmp, title(name), report, progress, 0)
             manifest = writer.write(pages)
             manifest.header.update(paper=options.paper, mode=options.mode, flip=options.flip,
-                                   imposition=options.imposition)
+                                   imposition=options.imposition, provenance=provenance(prep.game))
             try:
                 if report.has_errors():
                     tmp.unlink(missing_ok=True)

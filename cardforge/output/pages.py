@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from ..diagnostics import Report
+from ..frontend.provenance import provenance, summary
 from ..prepare import Prepared
 from ..units import MM, mm
 from .impose import (FOOTER_TOP, Sheet, Tile, draw_alignment_mark, draw_assembly_map, draw_crop_marks,
@@ -265,6 +266,14 @@ def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) 
         for line in reversed(game.data.get("credits", [])):
             c.drawCentredString(width / 2, y, line)
             y += 4 * MM
+        counts = provenance(game)
+        if any(tally["authored"] or (tally.get("rows") or {}).get("authored") for tally in counts.values()):
+            y += 3 * MM
+            for line in reversed(summary(counts)):
+                c.drawString(30 * MM, y, line)
+                y += 4 * MM
+            c.setFont("sans-bold", 8)
+            c.drawString(30 * MM, y, "Provenance: authored content is sample content, not from the rulebook")
         c.restoreState()
         if writer.manifest is not None:
             writer.manifest.header["contents"] = contents

@@ -72,6 +72,8 @@ class Writer:
         record = {"page": page, "side": side, "layout": layout.name, "copy": copy,
                   "trim": [round(mm(v), 3) for v in (x, y, layout.width, layout.height)],
                   "bleed": round(mm(bleed), 3), "frames": frames}
+        if shape != "rect":
+            record["shape"] = shape
         key = "board" if section in ("boards", "references") else "card"
         record[key] = piece.id
         if key == "card":

@@ -12,6 +12,7 @@ from ..layout import text as richtext
 from ..layout.text import icon_names
 from ..layout.layouts import Frame, Layout
 from ..layout.templates import Expression, Template, TemplateFailure, parse, truthy
+from ..layout.repeat import RepeatError, expand
 from .face import CardRenderer, rendered
 
 
@@ -93,18 +94,33 @@ class FaceEvaluator:
         ctx = self.context(piece, side, copy)
         self._piece, self._face_ctx = piece, ctx
         out = []
-        for frame in layout.frames:
+        for frame, frame_ctx in self._placed(layout, ctx, out):
             info = FrameInfo(frame.name, frame.type, self._fields(frame), frame)
             try:
-                if "when" in frame.props and not truthy(str(self._value(frame, "when", ctx))):
+                if "when" in frame.props and not truthy(str(self._value(frame, "when", frame_ctx))):
                     continue
-                getattr(self, f"_{frame.type}", self._other)(frame, ctx, info, text)
+                getattr(self, f"_{frame.type}", self._other)(frame, frame_ctx, info, text)
             except TemplateFailure as exc:
                 info.error = ("E-TEMPLATE", exc.message)
             except _CountError as exc:
                 info.error = ("E-TEMPLATE", str(exc))
             out.append(info)
         return out
+
+    def _placed(self, layout: Layout, ctx: dict, out: list):
+        """As the renderer's: a repeat frame gives its children once per row (see layout/repeat.py)."""
+        for frame in layout.frames:
+            if frame.type != "repeat":
+                yield frame, ctx
+                continue
+            try:
+                if "when" in frame.props and not truthy(str(self._value(frame, "when", ctx))):
+                    continue
+                yield from expand(frame, ctx)
+            except (TemplateFailure, RepeatError) as exc:
+                info = FrameInfo(frame.name, frame.type, self._fields(frame), frame)
+                info.error = ("E-REPEAT", getattr(exc, "message", None) or str(exc))
+                out.append(info)
 
     def _fields(self, frame: Frame) -> list[str]:
         cached = self._fields_of.get(id(frame))

@@ -18,6 +18,7 @@ from ..diagnostics import Report, display_path
 from ..layout.fonts import FontBook
 from ..layout.icons import IconLibrary, IconPainter
 from ..layout.layouts import Frame, Layout
+from ..layout.repeat import RepeatError, expand
 from ..geometry import shape_path, track_cells
 from ..frontend.model import Board, Card, Game, safe_path
 from ..layout.templates import Expression, Template, TemplateFailure, truthy
@@ -69,12 +70,13 @@ class CardRenderer:
         self._fit_cache: dict[tuple, Any] = {}
         self._color_cache: dict[tuple, Any] = {}
         self._game_data = game.template_data()
+        self._boards = {board.id: board.data for board in game.boards}  # every board's data, by id
         self._reported: set[tuple] = set()  # copies of a card share their problems: report once
         self._piece, self._face_ctx = None, None  # the face being evaluated, and its context
 
     def context(self, piece: Piece, side: str, copy: int) -> dict[str, Any]:
         ctx = piece.context()
-        ctx.update(game=self._game_data, tables=self._game_data["tables"], side=side, copy=copy)
+        ctx.update(game=self._game_data, tables=self._game_data["tables"], boards=self._boards, side=side, copy=copy)
         return ctx
 
     def draw(self, layout: Layout, piece: Piece, side: str, copy: int, x: float, y: float,
@@ -93,9 +95,9 @@ class CardRenderer:
         shape_path(clip, shape, x, y, layout.width, layout.height, bleed)
         c.clipPath(clip, stroke=0, fill=0)
         what = "board" if isinstance(piece, Board) else "card"
-        for frame in layout.frames:
+        for frame, frame_ctx in self._placed(layout, piece, side, ctx):
             try:
-                record = self._frame(frame, layout, piece, ctx, x, y, bleed)
+                record = self._frame(frame, layout, piece, frame_ctx, x, y, bleed)
             except RenderError as exc:
                 if (piece.id, side, frame.name) in self._reported:
                     continue
@@ -107,6 +109,25 @@ class CardRenderer:
                 records.append(record)
         c.restoreState()
         return records
+
+    def _placed(self, layout: Layout, piece: Piece, side: str, ctx: dict):
+        """The layout's frames with their contexts; a repeat frame gives its children once per row."""
+        for frame in layout.frames:
+            if frame.type != "repeat":
+                yield frame, ctx
+                continue
+            try:
+                if "when" in frame.props and not truthy(str(self._value(frame, "when", ctx))):
+                    continue
+                yield from expand(frame, ctx)
+            except (RenderError, RepeatError) as exc:
+                if (piece.id, side, frame.name) not in self._reported:
+                    self._reported.add((piece.id, side, frame.name))
+                    what = "board" if isinstance(piece, Board) else "card"
+                    self.report.error(getattr(exc, "code", "E-REPEAT"), f"{what} '{piece.id}' ({side}), repeat "
+                                      f"frame '{frame.name}' of layout '{layout.name}': {exc}", piece.pos(),
+                                      help=getattr(exc, "help", None) or "check the rows and where they are placed",
+                                      card=piece.id)
 
     # -- frames ---------------------------------------------------------------------------
 

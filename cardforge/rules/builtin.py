@@ -11,7 +11,11 @@ from ..diagnostics import Position, Report, display_path
 from ..frontend.model import Card, Game, safe_path
 from ..render.evaluate import FaceEvaluator
 from ..layout.text import icon_names
-from .positions import piece_pos, card_pos, refine
+from ..layout.repeat import walk_frames
+from ..units import length, mm
+from .positions import _guess, piece_pos, card_pos, refine
+
+DEFAULT_MARGIN = "2mm"  # room a `holds` region leaves round its piece unless it says otherwise
 
 RULES_FILE = "rules.yaml"  # the game's own rules (see check.py)
 KEEP_FILES = re.compile(r"^(readme|credits|licen[cs]e|copying|notice|authors)([._-].*)?$", re.I)
@@ -102,13 +106,48 @@ def check_unused_layouts(game: Game, report: Report, layouts) -> None:
                                help="use it as a deck's front or back (or a card's), extend it, or delete it")
 
 
+def check_capacity(game: Game, report: Report, faces: dict, boards: dict) -> None:
+    """Region capacity: a frame that `holds` a piece (a card of a deck, a token) is at least that piece
+    plus its margin on every side; otherwise the piece would not fit where the rules put it."""
+    decks = {deck.id: deck for deck in game.decks}
+    seen: set[int] = set()
+    for layout in list(boards.values()) + list(faces.values()):
+        if layout is None or id(layout) in seen:
+            continue
+        seen.add(id(layout))
+        for frame in walk_frames(layout.frames):
+            holds = frame.props.get("holds")
+            if not holds:
+                continue
+            for hold in holds if isinstance(holds, list) else [holds]:
+                at = frame.holds_at or frame.position
+                deck = decks.get(hold["deck"])
+                if deck is None:
+                    report.error("E-CAPACITY", f"frame '{frame.name}' of layout '{layout.name}' holds pieces of "
+                                 f"deck '{hold['deck']}', which game.yaml does not declare", at,
+                                 help=_guess(hold["deck"], decks) + f"decks and token sheets: {', '.join(sorted(decks))}")
+                    continue
+                margin = length(hold.get("margin", DEFAULT_MARGIN))
+                need_w, need_h = deck.width + 2 * margin, deck.height + 2 * margin
+                fits = frame.width >= need_w - 0.01 and frame.height >= need_h - 0.01
+                if hold.get("turn"):
+                    fits = fits or (frame.width >= need_h - 0.01 and frame.height >= need_w - 0.01)
+                if not fits:
+                    report.error("E-CAPACITY", f"frame '{frame.name}' of layout '{layout.name}' is "
+                                 f"{mm(frame.width):.1f} x {mm(frame.height):.1f} mm, but it holds a piece of "
+                                 f"'{deck.id}' ({mm(deck.width):.1f} x {mm(deck.height):.1f} mm) with "
+                                 f"{mm(margin):g} mm to spare on every side: it needs {mm(need_w):.1f} x "
+                                 f"{mm(need_h):.1f} mm", at,
+                                 help="make the frame larger, the margin smaller, or the pieces smaller")
+
+
 def icons_named_in_layouts(layouts) -> set[str]:
     """Icon names a used layout names (a fallback such as card.art or 'wrench'), drawn or not."""
     names: set[str] = set()
     for layout in layouts.resolved.values():
         if layout is None:
             continue
-        for frame in layout.frames:
+        for frame in walk_frames(layout.frames):
             for key in ("icon", "empty_icon", "text"):
                 value = frame.props.get(key)
                 if not isinstance(value, str):

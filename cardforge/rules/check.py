@@ -5,9 +5,10 @@ from ..diagnostics import Report
 from ..frontend.load import load_yaml
 from ..frontend.model import Game, safe_path
 from ..frontend.schema import builtin_schema, validate
-from .builtin import AssetUse, check_assets, check_files, check_quantities, check_unused_icons, check_unused_layouts, icons_named_in_layouts
+from .builtin import AssetUse, check_assets, check_capacity, check_files, check_quantities, check_unused_icons, check_unused_layouts, icons_named_in_layouts
 from .builtin import RULES_FILE
 from .run import RuleSet
+from .scopes import check_hidden_backs
 
 
 def check_game(game: Game, report: Report, *, layouts=None, icons=None, faces=None, boards=None,
@@ -23,6 +24,8 @@ def check_game(game: Game, report: Report, *, layouts=None, icons=None, faces=No
     if icons is not None and faces is not None:
         used = check_assets(game, report, icons, fonts, faces, boards or {})
     check_quantities(game, report)
+    if faces is not None:
+        check_capacity(game, report, faces, boards or {})
     # Unused layouts, icons and files: only for a game that loaded cleanly, where "unused" means it.
     if complete and not report.has_errors():
         if layouts is not None:
@@ -34,6 +37,8 @@ def check_game(game: Game, report: Report, *, layouts=None, icons=None, faces=No
         check_files(game, report, used)
     if rules is not None:
         rules.run(report, complete)
+        if complete and faces is not None:
+            check_hidden_backs(game, rules.doc, rules.data.get("hidden_backs") or [], faces, report)
 
 
 def _decks_defined(game: Game) -> bool:

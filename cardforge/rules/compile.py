@@ -10,6 +10,7 @@ from ..frontend.load import Document, pointer_join
 from ..frontend.model import Card, Game
 from .expressions import HELPERS, Expr, ExpressionError, MessageTemplate
 from .positions import _guess, refine
+from .scopes import SCOPES
 
 COMMON_FIELDS = ("id", "quantity", "authored", "note")
 RESERVED_PREFIXES = ("E-", "W-")
@@ -203,13 +204,54 @@ class RuleCompiler:
             self.problem("E-RULES-FIELD", f"'at': table '{name}' has no field '{at}'", pointer + "/at",
                          help=_guess(at, fields) + f"fields: {', '.join(sorted(fields))}")
 
+    def _compile_scoped(self, i: int, spec: dict, scope: str, base_names: set[str]) -> None:
+        """A check on a board (its data as `board`) or on decks (their metadata as `deck`): see scopes.py."""
+        pointer = f"/checks/{i}"
+        wrong = next((k for k in ("group", "board" if scope == "deck" else "deck") if k in spec), None)
+        if wrong is not None:
+            self.problem("E-RULES", f"'{wrong}' does not go with scope: {scope}", f"{pointer}/{wrong}", key=True,
+                         help="scope board names its board with 'board:'; scope deck its decks with 'deck:'")
+            return
+        if scope == "board":
+            boards = {b.id for b in self.game.boards}
+            if "board" not in spec:
+                self.problem("E-RULES", "scope: board needs 'board:' (the id of the board checked)", pointer + "/scope",
+                             help=f"boards: {', '.join(sorted(boards)) or 'none'}")
+                return
+            if spec["board"] not in boards:
+                self.problem("E-RULES-REF", f"unknown board '{spec['board']}'", pointer + "/board",
+                             help=_guess(spec["board"], boards) + f"boards: {', '.join(sorted(boards)) or 'none'}")
+                return
+        else:
+            decks = {d.id for d in self.game.decks}
+            wanted = spec.get("deck")
+            for j, deck in enumerate([wanted] if isinstance(wanted, str) else list(wanted or [])):
+                if deck not in decks:
+                    self.problem("E-RULES-REF", f"unknown deck '{deck}'",
+                                 pointer + "/deck" + ("" if isinstance(wanted, str) else f"/{j}"),
+                                 help=_guess(deck, decks) + f"decks: {', '.join(sorted(decks))}")
+                    return
+        names = base_names | {scope} | ({"board_info"} if scope == "board" else set()) | set(spec.get("let") or {})
+        for let in (spec.get("let") or {}):
+            self.compiled[f"{pointer}/let/{let}"] = self.expr(pointer_join(pointer + "/let", let), names, {})
+        if "each" in spec:
+            self.compiled[pointer + "/each"] = self.expr(pointer + "/each", names, {})
+            names = names | {"item", "index"}
+        for key in ("where", "assert"):
+            if key in spec:
+                self.compiled[f"{pointer}/{key}"] = self.expr(f"{pointer}/{key}", names, {})
+        for key in ("message", "help", "find", "at"):
+            if key in spec:
+                self.compiled[f"{pointer}/{key}"] = self.template(f"{pointer}/{key}", names, {})
+
     def _all_derived(self) -> set[str]:
         return set(self._derived_decks)
 
     def _compile_all(self) -> None:
         data = self.data
         game_ids = {deck.id for deck in self.game.decks}
-        base_names = {"cards", "groups", "values", "game", "group", "tables", "true", "false", "none", "True", "False", "None"}
+        base_names = {"cards", "groups", "values", "game", "group", "tables", "decks", "boards", "true", "false", "none",
+                      "True", "False", "None"}
         card_names = base_names | {"card", "deck"}
         self.values_known: list[str] = []
         self._derived_decks: dict[str, set[str]] = {}
@@ -263,6 +305,9 @@ class RuleCompiler:
             if scope == "table":
                 self._compile_table_check(pointer, spec, base_names)
                 continue
+            if scope in SCOPES:
+                self._compile_scoped(i, spec, scope, base_names)
+                continue
             if "table" in spec:
                 self.problem("E-RULES", "'table' needs scope: table", pointer + "/table", key=True,
                              help="add scope: table to check each row of the table")
@@ -292,6 +337,13 @@ class RuleCompiler:
                     self.problem("E-RULES-FIELD", f"'at': no card of {'group ' + repr(group) if group else 'any deck'} "
                                  f"has a field '{first}'", pointer + "/at",
                                  help=_guess(first, fields) + f"fields: {', '.join(sorted(fields))}")
+        # sets of decks with one hidden back
+        for i, spec in enumerate(data.get("hidden_backs") or []):
+            self._rule_id(spec["id"], f"/hidden_backs/{i}/id")
+            for j, deck in enumerate(spec["decks"]):
+                if deck not in game_ids:
+                    self.problem("E-RULES-REF", f"unknown deck '{deck}'", f"/hidden_backs/{i}/decks/{j}",
+                                 help=_guess(deck, game_ids) + f"decks: {', '.join(sorted(game_ids))}")
         # recipes and compositions
         for i, spec in enumerate(data.get("recipes") or []):
             pointer = f"/recipes/{i}"

@@ -11,6 +11,7 @@ from ..frontend.load import pointer_join
 from ..frontend.model import Card
 from .compile import Compiled, RuleCompiler, RulesProblem
 from .expressions import HELPERS, ExpressionError, get_path, marked_terms
+from .scopes import SCOPES, scope_context, scope_position, scope_targets, views as scope_views
 from .positions import _guess, _with_section, card_pos, refine
 
 
@@ -24,6 +25,8 @@ class RuleSet(RuleCompiler):
         if view is None:
             view = dict(card.data)
             view["quantity"] = card.quantity
+            for key in ("authored", "note"):  # common keys a card may leave out read as none
+                view.setdefault(key, None)
             self.views[card.id] = view
         return view
 
@@ -32,7 +35,7 @@ class RuleSet(RuleCompiler):
         ctx.update(cards=[self._view(c) for c in self.cards], game=self.game.template_data(),
                    tables=self.game.tables,
                    groups={name: g.members for name, g in self.groups.items()}, values=self.values,
-                   group=self._group_fn)
+                   group=self._group_fn, **scope_views(self.game))
         return ctx
 
     def _group_fn(self, name):
@@ -145,7 +148,7 @@ class RuleSet(RuleCompiler):
             return
         base = self.base_context()
         for i, spec in enumerate(self.data.get("checks") or []):
-            if not complete and (spec.get("scope", "card") == "game" or self._reads_other_cards(i)):
+            if not complete and (spec.get("scope", "card") in ("game",) + SCOPES or self._reads_other_cards(i)):
                 continue  # it would report cards as missing that are merely unreadable
             self._check(i, spec, base)
         if complete:
@@ -210,7 +213,25 @@ class RuleSet(RuleCompiler):
                 return False
             return not self.evaluate(assertion, ctx, f"{rule} 'assert' {what}")
 
-        if spec.get("scope", "card") == "game":
+        scope = spec.get("scope", "card")
+        if scope in SCOPES:
+            for piece in scope_targets(self.game, spec):
+                piece_ctx = scope_context(base, piece, scope)
+                what = f"on {scope} '{piece.id}'"
+                try:
+                    lets_into(piece_ctx, what)
+                    items = [None] if each is None else (self.evaluate(each, piece_ctx, f"{rule} 'each' {what}") or [])
+                    for index, item in enumerate(items):
+                        ctx = piece_ctx if each is None else dict(piece_ctx, item=item, index=index)
+                        if fails(ctx, what):
+                            pos = refine(scope_position(self.game, piece, scope, self._render(pointer + "/at", ctx)),
+                                         self._render(pointer + "/find", ctx))
+                            self._emit(severity, rule, self._render(pointer + "/message", ctx), pos,
+                                       self._render(pointer + "/help", ctx), None, spec["section"])
+                except RulesProblem:
+                    continue
+            return
+        if scope == "game":
             ctx = dict(base)
             try:
                 lets_into(ctx, "on the game")

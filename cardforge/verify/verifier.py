@@ -11,6 +11,7 @@ from typing import Any, Iterator
 from ..diagnostics import Report, display_path
 from ..layout.layouts import Layout
 from ..render.evaluate import FaceEvaluator, FrameInfo, plain_words
+from ..geometry import outline_box
 from ..units import MM
 from ..frontend.model import Game
 from ..rules.positions import piece_pos, refine
@@ -219,7 +220,7 @@ class Verifier:
         for section, record in entries:
             trim = _pt(record["trim"])
             bleed = float(record.get("bleed", 0)) * MM
-            box = (trim[0] - bleed, trim[1] - bleed, trim[2] + 2 * bleed, trim[3] + 2 * bleed)
+            box = outline_box(record.get("shape", "rect"), *trim, bleed)  # the clip the face was drawn in
             faces.append((section, record, trim, box, [], []))
         # A piece is drawn clipped to its bleed box: what was drawn inside that clip belongs to it.
         # (Page furniture, crop marks and a tiled board's assembly map are drawn outside any clip.)
