@@ -42,13 +42,9 @@ def provenance(game: Game) -> dict[str, dict]:
             sheets = [(bool(_entry(game, board).get("authored")), 1) for board in boards]
             rows = [(bool(row.get("authored")), 1) for board in boards for row in _rows(board.data)]
             out[component] = dict(_tally(sheets), rows=_tally(rows))
-    tables = game.data.get("tables") if isinstance(game.data, dict) else None
-    if isinstance(tables, dict) and tables:
-        rows = []
-        for table in tables.values():
-            table_rows = table.get("rows") if isinstance(table, dict) else table
-            rows += [(bool(row.get("authored")), 1) for row in table_rows or [] if isinstance(row, dict)]
-        out["tables"] = _tally(rows)
+    if game.tables:  # typed or bare, from game.yaml or their own files (tables.py)
+        out["tables"] = _tally([(bool(row.get("authored")), 1) for rows in game.tables.values()
+                                for row in rows if isinstance(row, dict)])
     return out
 
 
