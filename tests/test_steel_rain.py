@@ -240,3 +240,47 @@ def test_changing_a_weapon_changes_the_printed_weight_and_profile(game, tmp_path
     assert _card_text(pdf, manifest, "mbt", "profile") == "13"
     assert "Autocannon" in _card_text(pdf, manifest, "mbt", "weapons")
     assert "8 cm/turn" in _card_text(pdf, manifest, "mbt", "move")  # 81-100 t tracked: 8 cm
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory) -> Path:
+    """Steel Rain built for A4 and Letter."""
+    root = tmp_path_factory.mktemp("steel-kit")
+    result = cardforge("build", STEEL, "--out", root, cwd=REPO)
+    assert result.returncode == 0, result.stderr
+    return root / "steel-rain"
+
+
+def _frame_lines(pdf_path: Path, manifest_path: Path, board: str, frame: str) -> list[list[str]]:
+    """The words of one frame of a reference sheet, read from the PDF, as lines top to bottom."""
+    manifest = json.loads(manifest_path.read_text("utf-8"))
+    entry = next(r for r in manifest["references"] if r.get("board") == board or r.get("card") == board
+                 or r.get("id") == board)
+    x, y, w, h = next(f["box"] for f in entry["frames"] if f["name"] == frame)
+    with pdfplumber.open(pdf_path) as pdf:
+        page = pdf.pages[entry["page"] - 1]
+        top = page.height - (y + h) * MM
+        words = page.crop((x * MM, top, (x + w) * MM, top + h * MM)).extract_words()
+    lines: dict[int, list] = {}
+    for word in words:
+        lines.setdefault(round(word["top"]), []).append(word)
+    return [[w["text"] for w in sorted(ws, key=lambda w: w["x0"])] for _, ws in sorted(lines.items())]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_reference_tables_print_the_rulebook_values(kit, paper):
+    pdf, manifest = kit / f"steel-rain-references-{paper}.pdf", kit / f"steel-rain-references-{paper}.manifest.json"
+    to_hit = _frame_lines(pdf, manifest, "ref-to-hit", "to-hit")
+    rows = {line[0]: line[1:] for line in to_hit}
+    # The rulebook's To Hit Table, rows 30+, 17 and 1 (steel-rain.txt)
+    assert rows["30+"] == "2 6 7 7 8 8 9 9 10 11 12".split()
+    assert rows["17"] == "2 8 8 9 10 10 11 12 13 14 15".split()
+    assert rows["1"] == "8 10 11 12 13 14 15 16 17 19 20".split()
+    assert len(rows) == 31  # the header and 30 profiles
+    damage = {line[0]: line[1:] for line in _frame_lines(pdf, manifest, "ref-terrain", "damage")}
+    assert damage["1"] == ["6", "4", "3", "2", "Kill"]
+    assert damage["5"] == ["20", "16", "13", "9", "6"]
+    terrain = [" ".join(line) for line in _frame_lines(pdf, manifest, "ref-terrain", "movement")]
+    assert "Deep water (>8 ft) -- 4 1 River Asslt -10 N" in terrain
+    scatter = [" ".join(line) for line in _frame_lines(pdf, manifest, "ref-artillery", "scatter")]
+    assert "15 6 cm SW" in scatter
