@@ -284,3 +284,76 @@ def test_reference_tables_print_the_rulebook_values(kit, paper):
     assert "Deep water (>8 ft) -- 4 1 River Asslt -10 N" in terrain
     scatter = [" ".join(line) for line in _frame_lines(pdf, manifest, "ref-artillery", "scatter")]
     assert "15 6 cm SW" in scatter
+
+
+CUT = (0.9, 0.0, 0.45)
+
+
+def _cut_outlines(pdf_path: Path) -> list[tuple[int, float, float, float, float]]:
+    """(page, x0, y0, width, height) in mm of every magenta cut line, read by pdfplumber."""
+    out = []
+    with pdfplumber.open(pdf_path) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            for obj in page.curves + page.rects:
+                colour = obj.get("stroking_color")
+                if obj.get("stroke") and colour is not None and tuple(round(v, 3) for v in colour) == CUT:
+                    out.append((number, obj["x0"] / MM, (page.height - obj["bottom"]) / MM,
+                                (obj["x1"] - obj["x0"]) / MM, (obj["bottom"] - obj["top"]) / MM))
+    return out
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_burst_template_is_60_mm_across_in_the_pdf(kit, paper):
+    pdf = kit / f"steel-rain-templates-{paper}.pdf"
+    manifest = json.loads((kit / f"steel-rain-templates-{paper}.manifest.json").read_text("utf-8"))
+    bursts = [r for r in manifest["templates"] if r["template"] == "burst-artillery"]
+    assert len(bursts) == 4
+    outlines = _cut_outlines(pdf)
+    for record in bursts:
+        x, y, w, h = record["outline"]
+        found = [o for o in outlines if o[0] == record["page"] and abs(o[1] - x) < 0.05 and abs(o[2] - y) < 0.05]
+        assert len(found) == 1, (record, outlines[:5])
+        assert round(found[0][3], 1) == 60.0 and round(found[0][4], 1) == 60.0
+    # every other piece too: the cut line is the size the data gives
+    sizes = {"burst-mortar": (20, 20), "microwave-sweep": (50, 50), "gel-flamer": (30, 30), "smoke-artillery": (60, 60),
+             "smoke-grenade": (20, 20), "smoke-screen": (60, 20), "block-mines": (20, 20), "fascam-artillery": (60, 60),
+             "fascam-air": (200, 40), "avlb-bridge": (60, 20), "footbridge": (10, 10)}
+    # (the heading wedge's arc peaks between pdfplumber's points; the build's own verifier measures it exactly)
+    for record in manifest["templates"]:
+        if record["template"] in sizes:
+            x, y, w, h = record["outline"]
+            found = [o for o in outlines if o[0] == record["page"] and abs(o[1] - x) < 0.05 and abs(o[2] - y) < 0.05]
+            assert found and (round(found[0][3], 1), round(found[0][4], 1)) == sizes[record["template"]], record
+    # the range stick: 0-125 cm in segments whose lengths add up to 1250 mm, continuous
+    stick = sorted((r for r in manifest["templates"] if r["template"] == "range-stick"), key=lambda r: r["offset"])
+    assert sum(r["outline"][2] for r in stick) == pytest.approx(1250.0)
+    assert all(b["offset"] == pytest.approx(a["offset"] + a["outline"][2]) for a, b in zip(stick, stick[1:]))
+    corridor = [r for r in manifest["templates"] if r["template"] == "strafing"]
+    assert all(r["outline"][3] == 80.0 for r in corridor)
+
+
+def test_verifier_measures_templates(kit, tmp_path, game, capsys, monkeypatch):
+    """A PDF whose template no longer has the data's size, or was scaled, is reported."""
+    from pypdf import PdfWriter, Transformation
+    pdf = kit / "steel-rain-templates-a4.pdf"
+    # 1. the data changed: the burst template is now 61 mm
+    edit(game, "game.yaml", "shape: circle, diameter: 60mm, quantity: 4", "shape: circle, diameter: 61mm, quantity: 4")
+    monkeypatch.chdir(game.parent)
+    code = main(["check", game.name, "--layouts", str(LAYOUTS), "--printed", str(pdf)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "template 'burst-artillery' was drawn 60.0 x 60.0 mm, but the data gives 61.0 x 61.0 mm" in err, err
+    # 2. the PDF was scaled by 1 % after the build
+    edit(game, "game.yaml", "diameter: 61mm", "diameter: 60mm")
+    writer = PdfWriter(clone_from=str(pdf))
+    for page in writer.pages:
+        page.add_transformation(Transformation().scale(1.01, 1.01))
+    scaled = tmp_path / "scaled.pdf"
+    with open(scaled, "wb") as out:
+        writer.write(out)
+    shutil.copy(kit / "steel-rain-templates-a4.manifest.json", tmp_path / "scaled.manifest.json")
+    code = main(["check", game.name, "--layouts", str(LAYOUTS), "--printed", str(scaled)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert re.search(r"template 'burst-artillery' \(copy \d\) should measure 60\.0 x 60\.0 mm, but its cut line in "
+                     r"the PDF measures 60\.60 x 60\.60 mm", err), err

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..diagnostics import ContentError, Position, Report
 from .load import Document, load_yaml, pointer_join
+from .pieces import TemplatePiece, load_templates
 from .tables import TableRows, load_tables
 from .schema import builtin_schema, check_field_schemas, deck_card_schema, validate, validator
 from ..units import CARD_SIZES, MM, length
@@ -94,6 +95,7 @@ class Game:
     boards: list[Board] = field(default_factory=list)  # boards and reference sheets
     documents: list[Document] = field(default_factory=list)
     tables: dict[str, TableRows] = field(default_factory=dict)  # name -> rows (typed or bare)
+    templates: list[TemplatePiece] = field(default_factory=list)  # true-scale pieces
 
     def cards(self) -> list[Card]:
         return [card for deck in self.decks for card in deck.cards]
@@ -157,6 +159,8 @@ def load_game(root: Path, report: Report) -> Game:
                 doc=doc, bleed=bleed)
     game.documents.append(doc)
     game.tables = load_tables(root, doc, report, game.documents, safe_path)
+    if valid:  # (an invalid piece is already reported; its sizes cannot be trusted)
+        game.templates = load_templates(data, doc, game.tables, report)
     seen_ids: dict[str, Card] = {}
     for component, key in (("cards", "decks"), ("tokens", "tokens")):
         for d_index, deck_data in enumerate(_list(data.get(key))):

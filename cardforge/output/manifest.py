@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import IO, Iterator
 
-SECTIONS = ("cards", "tokens", "boards", "references")
+SECTIONS = ("cards", "tokens", "boards", "references", "templates")
 _DUMP = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
 
 
@@ -52,9 +52,15 @@ class Manifest:
                 page, _, data = line.partition("\t")
                 yield int(page), data.rstrip("\n")
 
+    def _tagged(self, section: str) -> Iterator[tuple[int, str, str]]:
+        # A function, not a generator expression in a comprehension: each stream keeps its own
+        # section (a comprehension's genexps would all see the last one).
+        for page, data in self._lines(section):
+            yield page, section, data
+
     def records(self) -> Iterator[tuple[str, dict]]:
         """(section, record) in page order."""
-        streams = [((page, section, data) for page, data in self._lines(section)) for section in SECTIONS]
+        streams = [self._tagged(section) for section in SECTIONS]
         for page, section, data in heapq.merge(*streams, key=lambda item: item[0]):
             record = json.loads(data)
             record["page"] = page

@@ -10,6 +10,7 @@ from ..diagnostics import Report
 from ..frontend.provenance import provenance, summary
 from ..prepare import Prepared
 from ..units import MM, mm
+from .truescale import PieceTooLarge, plan_templates
 from .impose import (FOOTER_TOP, Sheet, Tile, draw_alignment_mark, draw_assembly_map, draw_crop_marks,
                      draw_cut_guides, draw_cut_lines, draw_fold_lines, paper_size, plan, plan_tiles, tile_spans)
 
@@ -280,14 +281,23 @@ def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) 
     return Page(width, height, "cover", "Cover and contents", draw, name="Cover")
 
 
-SECTIONS = ("cards", "boards", "tokens", "references")
+SECTIONS = ("cards", "boards", "tokens", "references", "templates")
 
 
 def plan_sections(prep: Prepared, options: PrintOptions, report: Report) -> list[tuple[str, list[Page]]]:
     planned = []
     for section in SECTIONS:
-        pages = (plan_decks(prep, section, options, report) if section in ("cards", "tokens")
-                 else plan_boards(prep, section, options.paper))
+        if section == "templates":
+            try:
+                pages = plan_templates(prep, options.paper)
+            except PieceTooLarge as exc:
+                report.error("E-TEMPLATE-PIECE", str(exc), exc.piece.pos(),
+                             help="make the piece smaller than the printable page, or make it a strip or ruler, "
+                             "which is cut into segments")
+                pages = []
+        else:
+            pages = (plan_decks(prep, section, options, report) if section in ("cards", "tokens")
+                     else plan_boards(prep, section, options.paper))
         if pages:
             planned.append((section, pages))
     return planned

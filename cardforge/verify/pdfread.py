@@ -106,6 +106,7 @@ def _path_box(path: list[tuple]) -> tuple | None:
 
 
 _PAINT_OPS = {b"n", b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"}
+_STROKE_OPS = {b"S", b"s", b"B", b"B*", b"b", b"b*"}
 
 
 @dataclass
@@ -256,6 +257,9 @@ class PageReader:
                     self.forms[name[1:]] = (bbox, matrix, obj)
         self.blocks: list[Block] = []
         self.placed: list[Placed] = []
+        # Stroked paths with their stroke colour: (rgb, [(ctm, path construction)]), for measuring
+        # the outlines of true-scale templates (verify/outlines.py).
+        self.strokes: list[tuple[tuple, list]] = []
 
     def read(self) -> "PageReader":
         data = _page_content(self.page)
@@ -271,6 +275,7 @@ class PageReader:
         array: list | None = None
         path: list[tuple] = []  # (ctm, lines of path construction) of the path being built
         clip_pending = False
+        stroke: tuple = (0.0, 0.0, 0.0)
         for run, string, bracket, ops, op, number, name in _TOKEN.findall(data):
             if op:
                 # An operator with the numbers and names written just before it.
@@ -278,6 +283,8 @@ class PageReader:
                 pending = []
                 try:
                     if op in _PAINT_OPS:
+                        if op in _STROKE_OPS and path:
+                            self.strokes.append((stroke, path))
                         if clip_pending and path:
                             box = _path_box(path)
                             if box is not None:
@@ -309,10 +316,12 @@ class PageReader:
                             self.blocks.append(block)
                         block = None
                     elif op == b"q":
-                        stack.append((ctm, clip, font, size, leading, tc, tw, tz))
+                        stack.append((ctm, clip, font, size, leading, tc, tw, tz, stroke))
                     elif op == b"Q":
                         if stack:
-                            ctm, clip, font, size, leading, tc, tw, tz = stack.pop()
+                            ctm, clip, font, size, leading, tc, tw, tz, stroke = stack.pop()
+                    elif op == b"RG":
+                        stroke = tuple(round(float(v), 4) for v in operands[-3:])
                     elif op == b"cm":
                         ctm = _mul(tuple(map(float, operands[-6:])), ctm)
                         if ctm == IDENTITY:

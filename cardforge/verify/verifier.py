@@ -10,6 +10,7 @@ from typing import Any, Iterator
 
 from ..diagnostics import Report, display_path
 from ..layout.layouts import Layout
+from .outlines import measure_templates
 from ..render.evaluate import FaceEvaluator, FrameInfo, plain_words
 from ..geometry import outline_box
 from ..units import MM
@@ -17,7 +18,7 @@ from ..frontend.model import Game
 from ..rules.positions import piece_pos, refine
 from .pdfread import PageReader, Placed, Run, _embedded
 
-SECTIONS = ("cards", "tokens", "boards", "references")
+SECTIONS = ("cards", "tokens", "boards", "references", "templates")
 TOL = 0.75  # points of slack when placing glyphs and icons in boxes
 
 
@@ -216,6 +217,10 @@ class Verifier:
                            "embedded prints differently on every printer")
 
     def _page(self, name, number, reader: "PageReader", entries, counts, sections_seen) -> None:
+        outlines = [record for section, record in entries if section == "templates"]
+        if outlines:
+            measure_templates(self, name, number, reader, outlines, {p.id: p for p in self.game.templates})
+            entries = [(section, record) for section, record in entries if section != "templates"]
         faces = []
         for section, record in entries:
             trim = _pt(record["trim"])
