@@ -289,7 +289,8 @@ def plan_sections(prep: Prepared, options: PrintOptions, report: Report) -> list
     for section in SECTIONS:
         if section == "templates":
             try:
-                pages = plan_templates(prep, options.paper)
+                pages = [Page(w, h, section, label, draw, name="Templates")
+                         for w, h, label, draw in plan_templates(prep, options.paper)]
             except PieceTooLarge as exc:
                 report.error("E-TEMPLATE-PIECE", str(exc), exc.piece.pos(),
                              help="make the piece smaller than the printable page, or make it a strip or ruler, "

@@ -19,7 +19,6 @@ from ..units import MM, length, mm
 from .impose import FOOTER_TOP, paper_size
 
 if TYPE_CHECKING:
-    from .pages import Page
     from .pdf import Writer
 
 CUT_WIDTH = 0.5              # points; the line is centred on the exact outline
@@ -62,9 +61,9 @@ def _items(pieces: list[TemplatePiece], usable_w: float) -> list[Item]:
     return items
 
 
-def plan_templates(prep, paper: str) -> list["Page"]:
-    """Pages of every template piece, packed in shelves, tallest first."""
-    from .pages import Page
+def plan_templates(prep, paper: str) -> list[tuple[float, float, str, object]]:
+    """Pages of every template piece, packed in shelves, tallest first: (width, height, label, draw)
+    for pages.py to plan."""
     pieces = prep.game.templates
     if not pieces:
         return []
@@ -92,7 +91,7 @@ def plan_templates(prep, paper: str) -> list["Page"]:
     out = []
     for number, chunk in enumerate(pages, start=1):
         label = "Templates (print at 100%, cut on the magenta line)" + (f", sheet {number}" if len(pages) > 1 else "")
-        out.append(Page(width, height, "templates", label, _draw_page(chunk), name="Templates"))
+        out.append((width, height, label, _draw_page(chunk)))
     return out
 
 
