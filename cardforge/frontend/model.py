@@ -6,6 +6,7 @@ the document and JSON pointer it came from, so later stages can point at it.
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,9 @@ class Card:
     # Template values rendered for this card, shared by every stage that evaluates its faces
     # (the rules' asset checks, check's layout, each paper's drawing): see render/face.py.
     rendered: dict = field(default_factory=dict, repr=False, compare=False)
+    # For a card of a view deck: the record it shows (its data is the record's own dict, so derived
+    # fields and edits reach every component printed from it). None for a card written in a file.
+    source: "Card | None" = field(default=None, repr=False, compare=False)
 
     def pos(self, key: str | None = None) -> Position:
         return self.doc.pos(pointer_join(self.pointer, key) if key else self.pointer)
@@ -60,6 +64,8 @@ class Deck:
     gap: float = 0.0
     bleed: float = 0.0
     mode: str | None = None  # overrides the build's print mode
+    view: str | None = None  # the id of the deck whose records this deck prints again (C7)
+    quantity: int | str | None = None  # a view's copies per record: a number or a field name
 
 
 @dataclass
@@ -98,7 +104,12 @@ class Game:
     templates: list[TemplatePiece] = field(default_factory=list)  # true-scale pieces
 
     def cards(self) -> list[Card]:
+        """Every printed piece of every deck, the cards of view decks included."""
         return [card for deck in self.decks for card in deck.cards]
+
+    def records(self) -> list[Card]:
+        """Every card written in a card file, once: what the rules check (views print records again)."""
+        return [card for deck in self.decks if deck.view is None for card in deck.cards]
 
     def component(self, name: str) -> list:
         """The decks ("cards", "tokens") or boards ("boards", "references") of one kind, in order."""
@@ -166,6 +177,7 @@ def load_game(root: Path, report: Report) -> Game:
         for d_index, deck_data in enumerate(_list(data.get(key))):
             if usable(deck_data, "deck") and (valid or usable(data.get("card_size", "poker"), "size")):
                 _load_deck(game, component, f"/{key}/{d_index}", deck_data, seen_ids, report)
+    _resolve_views(game, report)
     for component in ("boards", "references"):
         for b_index, board in enumerate(_list(data.get(component))):
             if not usable(board, "board"):
@@ -198,6 +210,17 @@ def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_i
                 shape=deck_data.get("shape", "rect"), gap=length(deck_data.get("gap", 0)), bleed=bleed,
                 mode=deck_data.get("mode"))
     game.decks.append(deck)
+    if "view" in deck_data:
+        deck.view, deck.quantity = deck_data["view"], deck_data.get("quantity")
+        if fields:
+            report.error("E-VIEW", f"deck '{deck.id}' is a view of '{deck.view}', so it has no fields of its own",
+                         doc.pos(pointer + "/fields"), help="a view prints the records of its deck with that "
+                         "deck's fields; declare the fields there")
+        return
+    if "quantity" in deck_data:
+        report.error("E-VIEW", f"deck '{deck.id}' sets a quantity, but only a view deck can",
+                     doc.pos(pointer + "/quantity"), help="give each card its own quantity, or make this deck a "
+                     "`view:` of another deck")
     if not check_field_schemas(fields, doc, pointer + "/fields", report):
         return
     card_schema = deck_card_schema(fields, deck_data.get("required", []))
@@ -231,6 +254,50 @@ def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_i
                 continue
             seen_ids[card.id] = card
             deck.cards.append(card)
+
+
+def _resolve_views(game: Game, report: Report) -> None:
+    """Fill each view deck with one card per record of the deck it views (ids `<view>/<record id>`).
+    The view's quantity is a number, or the name of a whole-number field read from each record."""
+    decks = {deck.id: deck for deck in game.decks}
+    for deck in game.decks:
+        if deck.view is None:
+            continue
+        pos = game.doc.pos(deck.pointer + "/view")
+        target = decks.get(deck.view)
+        if target is None or target.view is not None:
+            known = [d.id for d in game.decks if d.view is None]
+            guess = difflib.get_close_matches(deck.view, known, n=1)
+            why = "is itself a view" if target is not None else "is not a deck or token sheet of this game"
+            report.error("E-VIEW", f"deck '{deck.id}' is a view of '{deck.view}', which {why}", pos,
+                         help=(f"did you mean '{guess[0]}'? " if guess else "") + "a view names a deck that "
+                         "has card files: " + ", ".join(known))
+            continue
+        deck.fields = target.fields
+        quantity = deck.quantity
+        if isinstance(quantity, str) and quantity not in target.fields:
+            report.error("E-VIEW", f"deck '{deck.id}' takes its quantity from field '{quantity}', which deck "
+                         f"'{target.id}' does not have", game.doc.pos(deck.pointer + "/quantity"),
+                         help="name a whole-number field of the viewed deck: " + ", ".join(target.fields))
+            continue
+        for record in target.cards:
+            if quantity is None:
+                copies = record.quantity
+            elif isinstance(quantity, int):
+                copies = quantity
+            else:
+                copies = record.data.get(quantity)
+                if copies is None:
+                    copies = 0
+                if not isinstance(copies, int) or isinstance(copies, bool) or not 0 <= copies <= 1000:
+                    report.error("E-VIEW", f"card '{record.id}': '{quantity}' gives the copies of view "
+                                 f"'{deck.id}', so it must be a whole number 0-1000, not {copies!r}",
+                                 record.pos(quantity if quantity in record.data else None), card=record.id,
+                                 help=f"set {quantity}: to the number of {deck.name} to print")
+                    continue
+            deck.cards.append(Card(id=f"{deck.id}/{record.id}", deck=deck, data=record.data, quantity=copies,
+                                   front=deck.front, back=deck.back, doc=record.doc, pointer=record.pointer,
+                                   source=record))
 
 
 def _make_card(deck: Deck, card_data: dict, doc: Document, pointer: str) -> Card:

@@ -149,7 +149,22 @@ class CardRenderer:
         record = {"name": frame.name, "type": frame.type,
                   "box": [round(mm(v), 2) for v in (fx, fy, fw, fh)]}
         draw = getattr(self, f"_draw_{frame.type}")
-        draw(frame, layout, card, ctx, fx, fy, fw, fh, record)
+        rotate = frame.props.get("rotate", 0)
+        if not rotate:
+            draw(frame, layout, card, ctx, fx, fy, fw, fh, record)
+            return record
+        # Turned clockwise about the frame's centre: the content is laid out (and its text fitted) in
+        # the turned box (width and height swapped at 90 and 270), so it fills the frame's box.
+        record["rotate"] = rotate
+        w, h = (fh, fw) if rotate in (90, 270) else (fw, fh)
+        c = self.canvas
+        c.saveState()
+        c.translate(fx + fw / 2, fy + fh / 2)
+        c.rotate(-rotate)
+        try:
+            draw(frame, layout, card, ctx, -w / 2, -h / 2, w, h, record)
+        finally:
+            c.restoreState()
         return record
 
     def _box(self, frame: Frame, layout: Layout, x: float, y: float, bleed: float):

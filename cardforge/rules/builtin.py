@@ -85,7 +85,7 @@ def check_assets(game: Game, report: Report, icons, fonts, faces: dict, boards: 
 
 
 def check_quantities(game: Game, report: Report) -> None:
-    for card in game.cards():
+    for card in game.records():
         if card.quantity == 0:
             report.warning("W-QUANTITY", f"card '{card.id}' has quantity 0, so it is never printed",
                            card_pos(card, "quantity"), card=card.id,

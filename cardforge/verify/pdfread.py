@@ -63,10 +63,23 @@ IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 @dataclass
 class Run:
     text: str
-    x0: float
+    x0: float  # where the run starts (its baseline origin)
     y0: float
-    x1: float
+    x1: float  # where it ends, along its baseline
     size: float  # effective size in points
+    y1: float | None = None  # None: the run is horizontal (y1 == y0)
+    up: tuple[float, float] = (0.0, 1.0)  # unit vector from the baseline towards the tops of the glyphs
+
+    @property
+    def end_y(self) -> float:
+        return self.y0 if self.y1 is None else self.y1
+
+    def corners(self, ascent: float = 0.72, descent: float = 0.22) -> list[tuple[float, float]]:
+        """The corners of the run's glyph box on the page, for text turned any way (frame rotation)."""
+        ux, uy = self.up
+        top, bottom = ascent * self.size, -descent * self.size
+        return [(x + ux * d, y + uy * d) for x, y in ((self.x0, self.y0), (self.x1, self.end_y))
+                for d in (top, bottom)]
 
 
 @dataclass
@@ -383,6 +396,11 @@ class PageReader:
         m = tm if ctm is IDENTITY else _mul(tm, ctm)
         if block is not None and text:
             x0, y0 = m[4], m[5]
-            block.runs.append(Run(text, x0, y0, x0 + advance * m[0], size * (m[2] * m[2] + m[3] * m[3]) ** 0.5))
+            scale = (m[2] * m[2] + m[3] * m[3]) ** 0.5
+            if m[1] == 0 and m[2] == 0 and m[0] > 0:
+                block.runs.append(Run(text, x0, y0, x0 + advance * m[0], size * scale))
+            else:  # turned text (a rotated frame): keep its direction
+                up = (m[2] / scale, m[3] / scale) if scale else (0.0, 1.0)
+                block.runs.append(Run(text, x0, y0, x0 + advance * m[0], size * scale, y0 + advance * m[1], up))
         # The text matrix moves on by the advance: translate(advance, 0) x tm.
         return (tm[0], tm[1], tm[2], tm[3], tm[4] + advance * tm[0], tm[5] + advance * tm[1])

@@ -33,11 +33,21 @@ def _block_words(runs: list[Run]) -> list[str]:
     text = ""
     prev = None
     for run in runs:
-        touching = prev is not None and abs(run.y0 - prev.y0) < 0.2 * max(run.size, 1) \
-            and abs(run.x0 - prev.x1) < 0.15 * max(run.size, 1)
+        touching = prev is not None and _continues(prev, run)
         text += run.text if touching else " " + run.text
         prev = run
     return text.split()
+
+
+def _continues(prev: Run, run: Run) -> bool:
+    """Whether `run` starts where `prev` ends, on the same baseline (in the runs' own direction, so
+    text in a rotated frame reads back as it reads on the card)."""
+    if prev.y1 is None and run.y1 is None:
+        return abs(run.y0 - prev.y0) < 0.2 * max(run.size, 1) and abs(run.x0 - prev.x1) < 0.15 * max(run.size, 1)
+    ux, uy = run.up
+    dx, dy = run.x0 - prev.x1, run.y0 - prev.end_y
+    along, across = dx * uy - dy * ux, dx * ux + dy * uy  # (uy, -ux) is the direction of reading
+    return abs(across) < 0.2 * max(run.size, 1) and abs(along) < 0.15 * max(run.size, 1)
 
 
 _ICON_TOKEN = re.compile(r"(?<!\\):[a-z][a-z0-9-]*:")
@@ -270,8 +280,8 @@ class Verifier:
         tx, ty, tw, th = trim
         for block in blocks:
             for run in block.runs:
-                top, bottom = run.y0 + 0.72 * run.size, run.y0 - 0.22 * run.size
-                if run.x0 < tx - 0.1 or run.x1 > tx + tw + 0.1 or bottom < ty - 0.1 or top > ty + th + 0.1:
+                xs, ys = zip(*run.corners())
+                if min(xs) < tx - 0.1 or max(xs) > tx + tw + 0.1 or min(ys) < ty - 0.1 or max(ys) > ty + th + 0.1:
                     self.error("E-PRINTED-CLIP", f"{name} page {number}: {label}: '{_clip(run.text.strip(), 40)}' "
                                "reaches outside the trim box and is cut off", piece,
                                once=("clip", piece.id, side, run.text),
