@@ -14,6 +14,7 @@ from typing import Any
 from ..diagnostics import ContentError, Position, Report
 from .load import Document, load_yaml, pointer_join
 from .pieces import TemplatePiece, load_templates
+from .forces import load_forces
 from .tables import TableRows, load_tables
 from .schema import builtin_schema, check_field_schemas, deck_card_schema, validate, validator
 from ..units import CARD_SIZES, MM, length
@@ -102,6 +103,7 @@ class Game:
     documents: list[Document] = field(default_factory=list)
     tables: dict[str, TableRows] = field(default_factory=dict)  # name -> rows (typed or bare)
     templates: list[TemplatePiece] = field(default_factory=list)  # true-scale pieces
+    forces: list = field(default_factory=list)  # force lists (frontend/forces.py), checked by the rules
 
     def cards(self) -> list[Card]:
         """Every printed piece of every deck, the cards of view decks included."""
@@ -178,6 +180,7 @@ def load_game(root: Path, report: Report) -> Game:
             if usable(deck_data, "deck") and (valid or usable(data.get("card_size", "poker"), "size")):
                 _load_deck(game, component, f"/{key}/{d_index}", deck_data, seen_ids, report)
     _resolve_views(game, report)
+    game.forces = load_forces(game, report, safe_path)
     for component in ("boards", "references"):
         for b_index, board in enumerate(_list(data.get(component))):
             if not usable(board, "board"):

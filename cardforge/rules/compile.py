@@ -175,6 +175,25 @@ class RuleCompiler:
                 self.problem("E-RULES-FIELD", f"no card of {where} has a field '{first}'", pointer,
                              needle=f"'{key}'", help=_guess(first, fields) + f"fields: {', '.join(sorted(fields))}")
 
+    def _compile_force_check(self, pointer: str, spec: dict, base_names: set[str], scope: str) -> None:
+        """A check over force lists (scope: force) or each of their picks (scope: pick); `at` is a path
+        inside the force (force) or the pick (pick): see rules/forces.py."""
+        for key in ("group", "each", "table"):
+            if key in spec:
+                self.problem("E-RULES", f"'{key}' does not apply to scope: {scope}", pointer + "/" + key, key=True,
+                             help="a force check runs once per force list, a pick check once per pick")
+                return
+        names = base_names | {"force", "picks"} | ({"pick", "index", "before"} if scope == "pick" else set())
+        names |= set(spec.get("let") or {})
+        for let in (spec.get("let") or {}):
+            self.compiled[f"{pointer}/let/{let}"] = self.expr(pointer_join(pointer + "/let", let), names, {})
+        for key in ("where", "assert"):
+            if key in spec:
+                self.compiled[f"{pointer}/{key}"] = self.expr(f"{pointer}/{key}", names, {})
+        for key in ("message", "help", "find", "at"):
+            if key in spec:
+                self.compiled[f"{pointer}/{key}"] = self.template(f"{pointer}/{key}", names, {})
+
     def _compile_table_check(self, pointer: str, spec: dict, base_names: set[str]) -> None:
         """A check over the rows of a table: names `row`, `index`, `rows`; `at` is a row field."""
         name = spec.get("table")
@@ -307,6 +326,9 @@ class RuleCompiler:
                 continue
             if scope in SCOPES:
                 self._compile_scoped(i, spec, scope, base_names)
+                continue
+            if scope in ("force", "pick"):
+                self._compile_force_check(pointer, spec, base_names, scope)
                 continue
             if "table" in spec:
                 self.problem("E-RULES", "'table' needs scope: table", pointer + "/table", key=True,

@@ -10,6 +10,7 @@ from ..diagnostics import Position, Report
 from ..frontend.load import pointer_join
 from ..frontend.model import Card
 from .compile import Compiled, RuleCompiler, RulesProblem
+from .forces import force_check, resolve_forces
 from .expressions import HELPERS, ExpressionError, get_path, marked_terms
 from .scopes import SCOPES, scope_context, scope_position, scope_targets, views as scope_views
 from .positions import _guess, _with_section, card_pos, refine
@@ -147,6 +148,7 @@ class RuleSet(RuleCompiler):
         if not self.ok:
             return
         base = self.base_context()
+        resolve_forces(self, complete)
         for i, spec in enumerate(self.data.get("checks") or []):
             if not complete and (spec.get("scope", "card") in ("game",) + SCOPES or self._reads_other_cards(i)):
                 continue  # it would report cards as missing that are merely unreadable
@@ -244,6 +246,9 @@ class RuleSet(RuleCompiler):
             return
         if spec.get("scope", "card") == "table":
             self._table_check(pointer, spec, base, lets_into, fails)
+            return
+        if spec.get("scope", "card") in ("force", "pick"):
+            force_check(self, pointer, spec, base, lets_into, fails)
             return
         default_at = next((key for var, key in assertion.expr.usage.fields if var == "card"), None)
         for card in self._members(spec.get("group")):
