@@ -1,4 +1,4 @@
-"""Command line: `cardforge check`, `cardforge build`, `cardforge schema`.
+"""Command line: `cardforge check`, `cardforge build`, `cardforge force`, `cardforge schema`.
 
 Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage errors.  A
 content error is printed as a diagnostic, never as a traceback.
@@ -121,6 +121,28 @@ def cmd_build(args) -> int:
             print(f"{result.game_dir}: build failed; previous output left untouched", file=sys.stderr)
     _emit(combined, args.format)
     return EXIT_CONTENT if combined.has_errors() else EXIT_OK
+
+
+def cmd_force(args) -> int:
+    """Check a player's force list against the game's rules; print its roster when it is legal."""
+    from .output.roster import ForceUsageError, print_roster
+    report = Report()
+    papers = list(PAPERS) if args.paper == "all" else [args.paper]
+    out = Path(args.out) if args.out else Path(args.force).resolve().parent
+    game = Path(args.game) if args.game else None
+    if game is not None and not (game / GAME_FILE).is_file():
+        raise UsageError(f"{game} is not a game folder (it has no {GAME_FILE})")
+    try:
+        outputs = print_roster(Path(args.force), game, out, papers, report, args.layouts)
+    except ForceUsageError as exc:
+        raise UsageError(str(exc)) from None
+    _emit(report, args.format)
+    if report.has_errors():
+        print(f"{args.force}: the force breaks the rules above; no roster written", file=sys.stderr)
+        return EXIT_CONTENT
+    for path in outputs:
+        print(f"wrote {path}", file=sys.stderr)
+    return EXIT_OK
 
 
 def _one_game(args) -> Path:
@@ -280,6 +302,15 @@ def parser() -> argparse.ArgumentParser:
     w.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics format")
     w.add_argument("--jobs", "-j", type=int, default=1, help=argparse.SUPPRESS)
     w.set_defaults(func=cmd_watch, flip="long", back_offset=None, imposition="bleed")
+
+    f = sub.add_parser("force", help="check a force list against the game's rules and print its roster sheet")
+    f.add_argument("force", metavar="FORCE.yaml", help="the force list (force: {id, scenario, side, picks})")
+    f.add_argument("--game", metavar="GAME_DIR", help="the game (default: the game folder the file lies in)")
+    f.add_argument("--layouts", type=Path, default=None, help="the layouts library (default: layouts/ beside content/)")
+    f.add_argument("--paper", choices=PAPERS + ("all",), default="a4")
+    f.add_argument("--out", help="folder for <force id>-roster-<paper>.pdf (default: the force file's folder)")
+    f.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics format")
+    f.set_defaults(func=cmd_force)
 
     s = sub.add_parser("schema", help="write the JSON Schemas for editors")
     s.add_argument("game", nargs="?", help="also write one card schema per deck of this game")

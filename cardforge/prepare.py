@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .diagnostics import ContentError, Position, Report
-from .frontend.model import Card, Game, load_game, safe_path
+from .frontend.model import Card, Game, load_game, safe_path, size_points
 from .layout.fonts import FontError, fonts_for_game
 from .layout.icons import IconLibrary
 from .layout.layouts import Layout, LayoutSet
@@ -38,9 +38,11 @@ def layout_roots(game_dir: Path, game_id: str, layouts_dir: Path | None) -> list
     return roots
 
 
-def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None) -> Prepared:
-    """Front end: load and check everything that can be checked before drawing. Raises ContentError."""
-    game = load_game(game_dir, report)
+def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None,
+            force_files: list[Path] | None = None) -> Prepared:
+    """Front end: load and check everything that can be checked before drawing. Raises ContentError.
+    `force_files`: check these force lists instead of the game's own (`cardforge force`)."""
+    game = load_game(game_dir, report, force_files)
     try:
         extra = {}
         for family, files in game.data.get("fonts", {}).items():
@@ -74,6 +76,9 @@ def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None) -> 
             faces[(card.id, side)] = layouts.get(name, card.deck.width, card.deck.height, _used_at(game, card, side))
     boards = {board.id: layouts.get(board.layout, board.width, board.height, board.pos("layout"))
               for board in game.boards}
+    roster = (game.data.get("forces") or {}).get("roster") if isinstance(game.data, dict) else None
+    if roster is not None:  # the roster sheet of `cardforge force`: checked (and used) with the game
+        layouts.get(roster["layout"], *size_points(roster["size"]), game.doc.pos("/forces/roster/layout"))
     check_game(game, report, layouts=layouts, icons=icons, faces=faces, boards=boards, fonts=fonts)
     if report.has_errors():
         raise ContentError(report)

@@ -84,7 +84,12 @@ def resolve(force: Force, cards: dict, view, report: Report) -> bool:
                          help=(f"did you mean '{guess[0]}'? " if guess else "") + "a pick names the id of a card")
             ok = False
             continue
-        force.picks.append({**pick, "index": index, "deck": card.deck.id, "record": view(card)})
+        record = view(card)
+        # `total`: every number of the record times the count, so that sheets can add up a field
+        # over the picks (`picks | sum(attribute='total.cost')`) without arithmetic in templates.
+        total = {key: value * pick["count"] for key, value in record.items()
+                 if isinstance(value, (int, float)) and not isinstance(value, bool)}
+        force.picks.append({**pick, "index": index, "deck": card.deck.id, "record": record, "total": total})
     for entry in force.picks:
         target = entry.get("attach_to")
         if target is not None and target not in {p["card"] for p in force.picks}:

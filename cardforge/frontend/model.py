@@ -14,7 +14,7 @@ from typing import Any
 from ..diagnostics import ContentError, Position, Report
 from .load import Document, load_yaml, pointer_join
 from .pieces import TemplatePiece, load_templates
-from .forces import load_forces
+from .forces import load_force, load_forces
 from .tables import TableRows, load_tables
 from .schema import builtin_schema, check_field_schemas, deck_card_schema, validate, validator
 from ..units import CARD_SIZES, MM, length
@@ -146,8 +146,9 @@ def size_points(value: Any, default: str = "poker") -> tuple[float, float]:
     return length(value["width"]), length(value["height"])
 
 
-def load_game(root: Path, report: Report) -> Game:
-    """Load and validate a game folder. Raises ContentError when nothing usable is left."""
+def load_game(root: Path, report: Report, force_files: list[Path] | None = None) -> Game:
+    """Load and validate a game folder. Raises ContentError when nothing usable is left.
+    With `force_files`, those force lists (a player's own) are checked instead of the shipped ones."""
     root = Path(root)
     game_path = root / GAME_FILE
     if not game_path.is_file():
@@ -181,6 +182,9 @@ def load_game(root: Path, report: Report) -> Game:
                 _load_deck(game, component, f"/{key}/{d_index}", deck_data, seen_ids, report)
     _resolve_views(game, report)
     game.forces = load_forces(game, report, safe_path)
+    if force_files is not None:  # a player's own forces are checked instead of the shipped ones
+        game.forces = [f for f in (load_force(Path(p), report, shipped=False) for p in force_files) if f is not None]
+        game.documents += [f.doc for f in game.forces]
     for component in ("boards", "references"):
         for b_index, board in enumerate(_list(data.get(component))):
             if not usable(board, "board"):
