@@ -62,7 +62,7 @@ def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None,
         raise ContentError(report) from None
     _check_page_text(game, fonts, report)
     roots = layout_roots(game_dir, game.id, layouts_dir)
-    layouts = LayoutSet(roots, report)
+    layouts = LayoutSet(roots, report, game.min_type)
     icons = IconLibrary([game.root / "icons"] + [r / "icons" for r in roots[1:]])
     faces: dict[tuple[str, str], Layout | None] = {}
     for deck in game.decks:  # a deck's layouts are checked even when its card files failed

@@ -160,7 +160,7 @@ TEXT_LAYOUT = """\
 frames:
   fits: {type: text, x: 4mm, y: 4mm, width: 55mm, height: 10mm, text: "A short line.", size: 9pt, min_size: 6pt}
   shrinks:
-    {type: text, x: 4mm, y: 16mm, width: 55mm, height: 20mm, size: 9pt, min_size: 5pt,
+    {type: text, x: 4mm, y: 16mm, width: 55mm, height: 20mm, size: 9pt, min_size: 6pt,
      text: "{% for i in range(8) %}Fire at an enemy aircraft in **Line of Sight**. {% endfor %}"}
   icons:
     {type: text, x: 4mm, y: 40mm, width: 55mm, height: 10mm, size: 9pt,
@@ -195,7 +195,7 @@ def test_fitting_text_is_printed_at_its_size(text_build):
 def test_long_text_is_printed_smaller_but_not_below_min_size(text_build):
     frames, page = text_build
     frame = frames["shrinks"]
-    assert 5 <= frame["size"] < 9
+    assert 6 <= frame["size"] < 9
     assert len(frame["lines"]) > 1
     assert {round(c["size"], 2) for c in chars_in_box(page, frame["box"])} == {frame["size"]}
     assert text_in_box(page, frame["box"]) == squash(" ".join(["Fire at an enemy aircraft in Line of Sight."] * 8))

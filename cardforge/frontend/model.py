@@ -98,6 +98,7 @@ class Game:
     data: dict[str, Any]
     doc: Document
     bleed: float
+    min_type: float = 6.0  # points: the smallest type a layout may set
     decks: list[Deck] = field(default_factory=list)  # cards and tokens
     boards: list[Board] = field(default_factory=list)  # boards and reference sheets
     documents: list[Document] = field(default_factory=list)
@@ -169,8 +170,12 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None)
         bleed = length(data.get("bleed", DEFAULT_BLEED))
     except ValueError:
         bleed = length(DEFAULT_BLEED)
+    try:
+        min_type = length(data.get("min_type", "6pt"))
+    except ValueError:
+        min_type = 6.0
     game = Game(id=str(data.get("id", root.name)), name=str(data.get("name", root.name)), root=root, data=data,
-                doc=doc, bleed=bleed)
+                doc=doc, bleed=bleed, min_type=min_type)
     game.documents.append(doc)
     game.tables = load_tables(root, doc, report, game.documents, safe_path)
     if valid:  # (an invalid piece is already reported; its sizes cannot be trusted)

@@ -7,12 +7,14 @@ a missing style, but a missing *character* is an error (see `missing_chars`).
 """
 from __future__ import annotations
 
+import hashlib
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 import yaml
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFont, TTFError
 
 FONTS_DIR = Path(__file__).resolve().parents[2] / "fonts"
@@ -40,6 +42,40 @@ class Family:
 
 class FontError(Exception):
     pass
+
+
+class SubsetFont(TTFont):
+    """A TrueType font whose embedded subsets are tagged by their contents.
+
+    PDF names an embedded subset `TAG+FontName`; reportlab numbers the tags (AAAAAA, AAAAAB, ...),
+    so every PDF's first subset of a font is AAAAAA+ whatever it holds.  A print shop that merges
+    several PDFs into one job can then take one subset for another and print the wrong glyphs.  Here
+    the tag is six letters of a hash of the font and the characters the subset holds: distinct
+    subsets get distinct tags, and the same input still gives the same bytes."""
+
+    _lock = threading.Lock()
+
+    def addObjects(self, doc):
+        state = self.state.get(doc)
+        subsets = list(state.subsets) if state is not None else []
+        tags = [_subset_tag(self.face.name, subset) for subset in subsets]
+        with SubsetFont._lock:  # reportlab reads the tag from a module function: swap it for this call
+            numbered = ttfonts.SUBSETN
+            ttfonts.SUBSETN = lambda n, *args: tags[n].encode("ascii")
+            try:
+                super().addObjects(doc)
+            finally:
+                ttfonts.SUBSETN = numbered
+
+
+def _subset_tag(face_name: bytes, subset: list[int]) -> str:
+    digest = hashlib.sha256(bytes(face_name) + b"\0" + ",".join(map(str, subset)).encode("ascii")).digest()
+    number = int.from_bytes(digest[:8], "big")
+    letters = []
+    for _ in range(6):
+        number, index = divmod(number, 26)
+        letters.append(chr(ord("A") + index))
+    return "".join(letters)
 
 
 class FontBook:
@@ -81,7 +117,7 @@ class FontBook:
         if font_name not in pdfmetrics.getRegisteredFontNames():
             path = self._paths[font_name]
             try:
-                pdfmetrics.registerFont(TTFont(font_name, str(path)))
+                pdfmetrics.registerFont(SubsetFont(font_name, str(path)))
             except (TTFError, OSError) as exc:
                 raise FontError(f"cannot use font file {path.name}: {exc}") from None
         self._glyphs[font_name] = frozenset(pdfmetrics.getFont(font_name).face.charToGlyph)

@@ -21,6 +21,8 @@ from ..frontend.schema import builtin_schema, validate
 from .templates import Template, TemplateFailure
 from ..units import length
 
+MIN_TYPE = 6.0  # points: the smallest type a layout may set, unless the game says otherwise
+
 TEMPLATED = ("text", "when", "icon", "empty_icon", "count", "total", "accent", "accent_color", "src", "fill", "stroke",
              "color")
 REQUIRED = {"text": ("text",), "icon": ("icon",), "icon_row": ("icon", "count"), "image": ("src",), "shape": (),
@@ -67,9 +69,10 @@ class Layout:
 class LayoutSet:
     """Resolves layout names for one game, loading each file once."""
 
-    def __init__(self, roots: list[Path], report: Report):
+    def __init__(self, roots: list[Path], report: Report, min_type: float = MIN_TYPE):
         self.roots = [r for r in roots if r.is_dir()]
         self.report = report
+        self.min_type = min_type  # points: no text may be set smaller (the game's `min_type`)
         self.loaded: dict[str, Document | None] = {}
         self.resolved: dict[tuple[str, float, float], Layout | None] = {}
 
@@ -206,6 +209,20 @@ class LayoutSet:
             full["min_size_pt"] = length(full.get("min_size", full["size"]))
             if full["min_size_pt"] > full["size_pt"]:
                 self.report.error("E-LAYOUT", f"frame '{name}': min_size is larger than size", at)
+                return None
+        if kind == "image" and full.get("fit") not in ("contain", "cover", "stretch"):
+            self.report.error("E-LAYOUT", f"image frame '{name}': fit is contain, cover or stretch", at)
+            return None
+        if kind == "text" and full.get("fit") not in (None, "card", "deck"):
+            self.report.error("E-LAYOUT", f"text frame '{name}': fit is 'card' or 'deck', not '{full['fit']}'", at,
+                              help="fit: deck sets the text of every card of the deck at one size")
+            return None
+        for key in ("size", "min_size"):
+            if kind in ("text", "table", "track") and key in full and length(full[key]) < self.min_type - 1e-6:
+                self.report.error("E-MIN-TYPE", f"frame '{name}': {key} {full[key]} is smaller than the game's "
+                                  f"min_type {self.min_type:g}pt", at,
+                                  help="printed text below 6 pt is hard to read: give the frame more room, shorten "
+                                       "the text, or (rarely) lower min_type in game.yaml")
                 return None
         templates = {}
         for key in TEMPLATED:

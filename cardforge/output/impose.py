@@ -23,7 +23,7 @@ from ..units import MM, PAPER_SIZES
 
 SAFE_EDGE = 5 * MM  # no mark, label or scale bar closer to the paper's edge than this
 MIN_MARGIN = 4 * MM  # bleed boxes keep this far from the left, right and top edges
-FOOTER_TOP = 7.5 * MM  # the footer and scale bar live below this line (and above SAFE_EDGE)
+FOOTER_TOP = 8.2 * MM  # the footer and scale bar live below this line (and above SAFE_EDGE)
 MARK_OFFSET = 1 * MM  # gap between a bleed edge and its crop mark
 MARK_LENGTH = 5 * MM
 MIN_MARK = 1.5 * MM  # a shorter mark is not drawn
@@ -223,10 +223,11 @@ def draw_cut_lines(canvas, sheet: Sheet, trims: list[tuple[float, float, float, 
     c.setLineWidth(0.25)
     c.setStrokeColorRGB(0.5, 0.5, 0.5)
     c.setDash([1.5, 1.5])
+    b = sheet.bleed  # through the outer bleed, but never within SAFE_EDGE of the paper's edge
     for x in inner_x:
-        c.line(x, bottom - sheet.bleed, x, top + sheet.bleed)
+        c.line(x, max(bottom - b, SAFE_EDGE), x, min(top + b, sheet.page_h - SAFE_EDGE))
     for y in inner_y:
-        c.line(left - sheet.bleed, y, right + sheet.bleed, y)
+        c.line(max(left - b, SAFE_EDGE), y, min(right + b, sheet.page_w - SAFE_EDGE), y)
     c.restoreState()
 
 

@@ -106,9 +106,9 @@ def lay_out(prep: Prepared, report: Report, options: PrintOptions | None = None)
         Writer(prep, None, "check", report, None, 0).write(pages)
 
 
-FOOTER_BASELINE = 5.6 * MM  # its descenders stay above the 5 mm that home printers leave unprinted
-SCALE_BAR_Y = 5.8 * MM  # its ticks reach 7 mm; its label sits on 5.2 mm
-LEFT_FOOTER = 12 * MM  # turned up the left margin, the footer spans 5 to 7 mm from the edge
+FOOTER_BASELINE = 6.1 * MM  # its descenders stay above the 5 mm that home printers leave unprinted
+SCALE_BAR_Y = 6.7 * MM  # its ticks reach 7.9 mm; its label sits on 6.1 mm
+LEFT_FOOTER = 13 * MM  # turned up the left margin, the footer spans 5 to 8 mm from the edge
 
 
 def _furniture(canvas, page: Page, number: tuple[int, int], game_name: str) -> list[float] | None:
@@ -135,7 +135,7 @@ def _furniture(canvas, page: Page, number: tuple[int, int], game_name: str) -> l
             tick = 1.2 * MM if i in (0, 5) else 0.7 * MM
             canvas.line(x0 + i * 10 * MM, y0, x0 + i * 10 * MM, y0 + tick)
         canvas.setFont("sans-regular", 6)
-        canvas.drawString(x0 + 51 * MM, y0 - 0.6 * MM, "50 mm")
+        canvas.drawString(x0 + 51 * MM, FOOTER_BASELINE, "50 mm")
         bar = [round(mm(x0), 3), round(mm(y0), 3), round(mm(x0 + 50 * MM), 3)]
         if page.footer_left:
             bar = [round(mm(LEFT_FOOTER - y0), 3), round(mm(x0), 3), round(mm(x0 + 50 * MM), 3)]

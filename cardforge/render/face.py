@@ -73,6 +73,7 @@ class CardRenderer:
         self._boards = {board.id: board.data for board in game.boards}  # every board's data, by id
         self._reported: set[tuple] = set()  # copies of a card share their problems: report once
         self._piece, self._face_ctx = None, None  # the face being evaluated, and its context
+        self._deck_sizes: dict[tuple, float] = {}  # fit: deck, per frame and deck
 
     def context(self, piece: Piece, side: str, copy: int) -> dict[str, Any]:
         ctx = piece.context()
@@ -266,8 +267,11 @@ class CardRenderer:
         markup = str(self._value(frame, "text", ctx))
         uppercase = bool(props.get("uppercase"))
         rich = self._rich(markup, props["font"], props["style"], uppercase)
+        size, min_size = props["size_pt"], props["min_size_pt"]
+        if props.get("fit") == "deck" and hasattr(piece, "deck"):
+            size = min_size = max(min_size, self._deck_size(frame, layout, piece, ctx["side"], w, h))
         fitted = self._fit(rich, (markup, props["font"], props["style"], uppercase), w, h,
-                           props["size_pt"], props["min_size_pt"], props["leading"])
+                           size, min_size, props["leading"])
         if isinstance(fitted, richtext.Overflow):
             raise RenderError("E-TEXT-OVERFLOW", fitted.message,
                               help="shorten the text, or give the frame more room or a smaller min_size")
@@ -277,6 +281,33 @@ class CardRenderer:
         record.update(text=rich.plain, lines=lines, size=fitted.size)
         if rich.icons:
             record["icons"] = dict(rich.icons)
+
+    def _deck_size(self, frame: Frame, layout: Layout, card: Card, side: str, w: float, h: float) -> float:
+        """`fit: deck`: the largest size at which this frame's text fits on every card of the deck
+        that uses this layout, so that the deck's text does not change size from card to card."""
+        key = (id(frame), card.deck.id, side, round(w, 3), round(h, 3))
+        if key not in self._deck_sizes:
+            props, sizes = frame.props, []
+            piece, face_ctx = self._piece, self._face_ctx
+            try:
+                for other in card.deck.cards:
+                    if (other.front if side == "front" else other.back) != layout.name:
+                        continue
+                    ctx = self.context(other, side, 1)
+                    self._piece, self._face_ctx = other, ctx
+                    if "when" in props and not truthy(str(self._value(frame, "when", ctx))):
+                        continue
+                    markup = str(self._value(frame, "text", ctx))
+                    uppercase = bool(props.get("uppercase"))
+                    rich = self._rich(markup, props["font"], props["style"], uppercase)
+                    fitted = self._fit(rich, (markup, props["font"], props["style"], uppercase), w, h,
+                                       props["size_pt"], props["min_size_pt"], props["leading"])
+                    if not isinstance(fitted, richtext.Overflow):
+                        sizes.append(fitted.size)
+            finally:
+                self._piece, self._face_ctx = piece, face_ctx
+            self._deck_sizes[key] = min(sizes) if sizes else props["min_size_pt"]
+        return self._deck_sizes[key]
 
     def _label(self, markup: str, props: dict, layout: Layout, x, y, w, h, size, min_size, align="center",
                valign="middle", style=None) -> list[str]:
@@ -329,8 +360,9 @@ class CardRenderer:
         size = _length(props.get("size", "9pt"))
         for label, (bx, by, bw, bh) in zip(labels, cells):
             pad = min(bw, bh) * 0.08
+            label_size = max(min(size, bh * 0.6), self.game.min_type)
             self._label(label, props, layout, bx + pad, by + pad, bw - 2 * pad, bh - 2 * pad,
-                        min(size, bh * 0.6), min(4.0, size), style=props.get("style", "bold"))
+                        label_size, self.game.min_type, style=props.get("style", "bold"))
         record.update(spaces=n, labels=labels,
                       cells=[[round(mm(v), 2) for v in cell] for cell in cells])
 
