@@ -97,8 +97,8 @@ CASES = {
         f"{CARDS}:6:9: error[E-DUPLICATE-ID]: card id 'alpha' is already used"),
     # A4 is drawn and staged first; then Letter fails: nothing of the A4 run may reach the out folder.
     "fails-on-second-paper": (
-        dict(game_yaml=GAME_YAML.replace("card_size: poker", "card_size: {width: 100mm, height: 275mm}")),
-        "content/tiny/game.yaml:6:5: error[E-IMPOSE]: pieces of 'main' (100 x 275 mm) do not fit on LETTER paper"),
+        dict(game_yaml=GAME_YAML.replace("card_size: poker", "card_size: {width: 100mm, height: 270mm}")),
+        "content/tiny/game.yaml:6:5: error[E-IMPOSE]: pieces of 'main' (100 x 270 mm) do not fit on LETTER paper"),
 }
 
 
