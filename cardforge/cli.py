@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -175,6 +176,11 @@ def cmd_serve(args) -> int:
               + (f", {errors} error(s)" if errors else ""), file=sys.stderr)
 
     watcher = Watcher(preview, _watched(game, args.layouts), report).start()
+
+    def stop(_signum, _frame):  # a terminated server still stops its builder and watcher
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
     print(f"preview of {session.game_name}: http://127.0.0.1:{server.server_address[1]}/  (Ctrl+C to stop)",
           file=sys.stderr)
     try:

@@ -221,3 +221,28 @@ def test_watch_rebuilds_the_pdfs_after_a_save_and_prints_the_diagnostics(tmp_pat
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_terminated_server_leaves_no_builder_process_behind(tmp_path):
+    game = _copy_bomber(tmp_path)
+    server = Served(game, tmp_path / "out")
+    children = _children(server.process.pid)
+    assert children  # the PDF builder
+    server.close()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in children):
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in children)

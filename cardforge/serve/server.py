@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import re
 import threading
 import time
@@ -119,8 +120,14 @@ def _builder_loop(conn, game_dir: str, layouts_dir: str | None, out_dir: str, pa
     from ..frontend import load
     from ..output.parallel import Job, build_all
     load.file_memo = load.FileMemo()
+    parent = os.getppid()
     while True:
         try:
+            # A forked child holds both ends of the pipe, so the parent's death shows as a new
+            # parent process, not as the end of the pipe: look every second.
+            while not conn.poll(1.0):
+                if os.getppid() != parent:
+                    return
             message = conn.recv()
         except (EOFError, OSError):
             return
