@@ -226,6 +226,42 @@ def cmd_watch(args) -> int:
     return EXIT_OK
 
 
+def cmd_export(args) -> int:
+    """`export png` and `export tts`: pictures of every face, or Tabletop Simulator decks."""
+    game = _one_game(args)
+    if not 10 <= args.dpi <= 1200:
+        raise UsageError(f"--dpi {args.dpi:g}: choose between 10 and 1200")
+    report = Report()
+    out = Path(args.out) if args.out else Path("build") / game.resolve().name / args.kind
+    try:
+        prep = prepare(game, report, args.layouts)
+        unknown = [d for d in args.deck or [] if d not in {deck.id for deck in prep.game.decks}]
+        if unknown:
+            raise UsageError(f"no deck '{unknown[0]}' in {game}; its decks are "
+                             + ", ".join(deck.id for deck in prep.game.decks))
+        if args.kind == "png":
+            from .export.png import export_png
+            written = export_png(prep, out, report, dpi=args.dpi, bleed=args.bleed, decks=args.deck,
+                                 progress=ProgressBar(game.name))
+            print(f"wrote {len(written)} pictures at {args.dpi:g} dpi{' with bleed' if args.bleed else ''} "
+                  f"into {out}", file=sys.stderr)
+        else:
+            from .export.tts import export_tts
+            written, decks = export_tts(prep, out, report, dpi=args.dpi, url_base=args.url_base, decks=args.deck)
+            for export in decks:
+                sheets = ", ".join(f"{s.cols}x{s.rows} at {s.size[0]}x{s.size[1]} px" for s in export.sheets)
+                print(f"{export.deck.id}: {len(export.deck_ids)} cards on {len(export.sheets)} sheet(s) ({sheets}), "
+                      f"{'a back per card' if export.unique_back else 'one back'}", file=sys.stderr)
+            print(f"wrote {len(written)} files into {out}; copy {out / (prep.game.id + '.json')} and its .png into "
+                  "Tabletop Simulator's Saved Objects folder", file=sys.stderr)
+    except ContentError:
+        _emit(report, "text")
+        print(f"{game}: export failed; previous output left untouched", file=sys.stderr)
+        return EXIT_CONTENT
+    _emit(report, "text")
+    return EXIT_OK
+
+
 def cmd_schema(args) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -317,6 +353,19 @@ def parser() -> argparse.ArgumentParser:
     f.add_argument("--out", help="folder for <force id>-roster-<paper>.pdf (default: the force file's folder)")
     f.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics format")
     f.set_defaults(func=cmd_force)
+
+    e = sub.add_parser("export", help="card pictures (png) or Tabletop Simulator decks (tts)")
+    e.add_argument("kind", choices=("png", "tts"), help="png: one picture per face; tts: Tabletop Simulator decks")
+    e.add_argument("game", nargs="?", metavar="GAME_DIR", help="the game folder (default: the only game in content/)")
+    e.add_argument("--dpi", type=float, default=300,
+                   help="resolution (default 300; tts lowers it where a sheet would pass 4096 px)")
+    e.add_argument("--bleed", action="store_true", help="png: include the bleed around each face")
+    e.add_argument("--deck", action="append", metavar="ID", help="only this deck (may be given more than once)")
+    e.add_argument("--url-base", metavar="URL", help="tts: where the pictures will be uploaded "
+                   "(default: file:// URLs of the output folder)")
+    e.add_argument("--layouts", type=Path, default=None, help="the layouts library (default: layouts/ beside content/)")
+    e.add_argument("--out", help="output folder (default: build/<game>/png or build/<game>/tts)")
+    e.set_defaults(func=cmd_export)
 
     s = sub.add_parser("schema", help="write the JSON Schemas for editors")
     s.add_argument("game", nargs="?", help="also write one card schema per deck of this game")
