@@ -13,10 +13,12 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Position:
-    """1-based line and column in a source file."""
+    """1-based line and column in a source file; in a spreadsheet, row and column, and the cell's
+    name as the spreadsheet shows it (`Crew!C12`, or `C12` in a CSV file)."""
     path: Path
     line: int
     col: int
+    cell: str | None = None
 
 
 @dataclass
@@ -32,6 +34,8 @@ class Diagnostic:
     def location(self, root: Path | None = None) -> str:
         if self.position is None:
             return "cardforge"
+        if self.position.cell:
+            return f"{display_path(self.position.path, root)}:{self.position.cell}"
         return f"{display_path(self.position.path, root)}:{self.position.line}:{self.position.col}"
 
     def headline(self, root: Path | None = None) -> str:
@@ -40,7 +44,7 @@ class Diagnostic:
     def render(self, root: Path | None = None) -> str:
         """The headline, the offending source line with a caret, and the help line."""
         out = [self.headline(root)]
-        source = _source_line(self.position)
+        source = None if self.position is None or self.position.cell else _source_line(self.position)
         if source is not None:
             gutter = str(self.position.line)
             out.append(f"{' ' * len(gutter)} |")
@@ -59,6 +63,7 @@ class Diagnostic:
             "file": display_path(pos.path, root) if pos else None,
             "line": pos.line if pos else None,
             "col": pos.col if pos else None,
+            "cell": pos.cell if pos else None,
             "pointer": self.pointer,
             "card": self.card,
             "help": self.help,

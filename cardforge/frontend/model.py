@@ -16,6 +16,7 @@ from .load import Document, load_yaml, pointer_join
 from .pieces import TemplatePiece, load_templates
 from .forces import load_force, load_forces
 from .tables import TableRows, load_tables
+from .sheets import is_sheet, load_sheet, split_sheet, validate_sheet
 from .schema import builtin_schema, check_field_schemas, deck_card_schema, validate, validator
 from ..units import CARD_SIZES, MM, length
 
@@ -240,6 +241,7 @@ def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_i
     files = [files] if isinstance(files, str) else files
     for f_index, rel in enumerate(files):
         file_pointer = f"{pointer}/cards" + ("" if isinstance(deck_data["cards"], str) else f"/{f_index}")
+        rel, sheet = split_sheet(rel) if is_sheet(rel) else (rel, None)
         path = safe_path(root, rel)
         if path is None:
             report.error("E-PATH", f"card file '{rel}' is outside the game folder", doc.pos(file_pointer),
@@ -249,11 +251,15 @@ def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_i
             report.error("E-MISSING-FILE", f"card file '{rel}' does not exist", doc.pos(file_pointer),
                          help="check the file name, relative to the folder of game.yaml")
             continue
-        card_doc = load_yaml(path, report)
+        if is_sheet(rel):  # a .csv or .xlsx file, typed by the deck's fields (frontend/sheets.py)
+            card_doc = load_sheet(path, sheet, card_schema["$defs"]["card"]["properties"], [deck.id, deck.name],
+                                  report, doc.pos(file_pointer))
+        else:
+            card_doc = load_yaml(path, report)
         if card_doc is None:
             continue
         game.documents.append(card_doc)
-        if not validate(card_doc, card_schema, report):
+        if not (validate_sheet(card_doc, card_schema, report) if is_sheet(rel) else validate(card_doc, card_schema, report)):
             continue
         for c_index, card_data in enumerate(card_doc.data["cards"]):
             card = _make_card(deck, card_data, card_doc, f"/cards/{c_index}")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..diagnostics import Report
 from ..frontend.load import load_yaml
+from ..frontend.sheets import split_sheet
 from ..frontend.model import Game, safe_path
 from ..frontend.schema import builtin_schema, validate
 from .builtin import AssetUse, check_assets, check_capacity, check_files, check_quantities, check_unused_icons, check_unused_layouts, icons_named_in_layouts
@@ -62,7 +63,7 @@ def _complete(game: Game) -> bool:
         if not isinstance(files, list):
             return False
         for rel in files:
-            path = safe_path(game.root, rel) if isinstance(rel, str) else None
+            path = safe_path(game.root, split_sheet(rel)[0]) if isinstance(rel, str) else None
             doc = loaded.get(path) if path is not None else None
             if doc is None:
                 return False

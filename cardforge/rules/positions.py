@@ -30,7 +30,7 @@ def _source(path: Path) -> list[str]:
 
 def refine(pos: Position, needle: str | None) -> Position:
     """`pos` moved to where `needle` occurs in the value starting there (same or continuation lines)."""
-    if not needle:
+    if not needle or pos.cell:  # a spreadsheet cell is as precise as it gets
         return pos
     lines = _source(pos.path)
     if not 1 <= pos.line <= len(lines):
