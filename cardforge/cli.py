@@ -18,7 +18,6 @@ from .output.pdf import lay_out
 from .prepare import prepare
 from .diagnostics import ContentError, Report
 from .frontend.model import GAME_FILE
-from .frontend.schema import SCHEMA_NAMES, builtin_schema, deck_card_schema
 
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
 
@@ -308,14 +307,32 @@ def cmd_import(args) -> int:
     return EXIT_OK
 
 
+def cmd_stats(args) -> int:
+    """Counts by field and numeric distributions per deck, printed and drawn as bar charts."""
+    from .export.stats import format_text, game_stats, write_pdf
+    game = _one_game(args)
+    report = Report()
+    try:
+        prep = prepare(game, report, args.layouts)
+    except ContentError:
+        _emit(report, "text")
+        return EXIT_CONTENT
+    known = [deck.id for deck in prep.game.decks]
+    for deck in args.deck or []:
+        if deck not in known:
+            raise UsageError(f"no deck '{deck}' in {game}; its decks are " + ", ".join(known))
+    decks = game_stats(prep, args.deck)
+    print(format_text(prep.game.name, decks))
+    out = (Path(args.out) if args.out else Path("build") / game.resolve().name) / f"{prep.game.id}-stats.pdf"
+    write_pdf(prep, decks, out)
+    _emit(report, "text")
+    print(f"wrote {out}", file=sys.stderr)
+    return EXIT_OK
+
+
 def cmd_schema(args) -> int:
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name in SCHEMA_NAMES:
-        path = out / f"{name}.schema.json"
-        path.write_text(json.dumps(builtin_schema(name), indent=2) + "\n", "utf-8")
-        written.append(path)
+    from .frontend.schemafiles import write_schemas
+    game = None
     if args.game:
         report = Report()
         try:
@@ -324,17 +341,32 @@ def cmd_schema(args) -> int:
         except ContentError:
             _emit(report, "text")
             return EXIT_CONTENT
-        for deck in game.decks:
-            schema = deck_card_schema(deck.fields, game.data["decks"][int(deck.pointer.rsplit("/", 1)[1])].get("required", []))
-            schema["$id"] = f"https://cardforge.dev/schemas/{game.id}/{deck.id}.cards.schema.json"
-            path = out / f"{game.id}.{deck.id}.cards.schema.json"
-            path.write_text(json.dumps(schema, indent=2) + "\n", "utf-8")
-            written.append(path)
-    for path in written:
+    out = Path(args.out)
+    for path in write_schemas(out, game):
         print(f"wrote {path}", file=sys.stderr)
     print("For the YAML language server add a first line such as:\n"
           f"  # yaml-language-server: $schema={(out / 'game.schema.json').as_posix()}", file=sys.stderr)
     return EXIT_OK
+
+
+def cmd_new(args) -> int:
+    """A new game folder that builds and checks clean at once."""
+    from .scaffold import ScaffoldError, new_game
+    folder = Path(args.name)
+    try:
+        new_game_files = new_game(folder, args.title)
+    except ScaffoldError as exc:
+        raise UsageError(str(exc)) from None
+    report = Report()
+    try:  # prove it: the new game must check clean
+        lay_out(prepare(folder, report, args.layouts), report)
+    except ContentError:
+        pass
+    _emit(report, "text")
+    print(f"created {folder}/ ({len(new_game_files)} files): game.yaml, cards/cards.yaml, rules.yaml, "
+          f"layouts/front.yaml and back.yaml, schemas/\nnext: cardforge build {folder}   "
+          f"(or cardforge serve {folder} to see it in the browser)", file=sys.stderr)
+    return EXIT_CONTENT if report.has_errors() else EXIT_OK
 
 
 def parser() -> argparse.ArgumentParser:
@@ -412,6 +444,19 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--layouts", type=Path, default=None, help="the layouts library (default: layouts/ beside content/)")
     e.add_argument("--out", help="output folder (default: build/<game>/png or build/<game>/tts)")
     e.set_defaults(func=cmd_export)
+
+    t = sub.add_parser("stats", help="counts by field and cost curves per deck, and a PDF of bar charts")
+    t.add_argument("game", nargs="?", metavar="GAME_DIR", help="the game folder (default: the only game in content/)")
+    t.add_argument("--deck", action="append", metavar="ID", help="only this deck (may be given more than once)")
+    t.add_argument("--layouts", type=Path, default=None, help="the layouts library (default: layouts/ beside content/)")
+    t.add_argument("--out", help="folder of the statistics PDF (default: build/<game>/)")
+    t.set_defaults(func=cmd_stats)
+
+    n = sub.add_parser("new", help="start a new game: game.yaml, a deck with layouts, sample cards, rules")
+    n.add_argument("name", metavar="NAME", help="the folder to create (its name becomes the game's id)")
+    n.add_argument("--title", help="the game's name as printed (default: from NAME)")
+    n.add_argument("--layouts", type=Path, default=None, help=argparse.SUPPRESS)
+    n.set_defaults(func=cmd_new)
 
     i = sub.add_parser("import", help="convert a .csv or .xlsx sheet of cards into a YAML card file")
     i.add_argument("kind", choices=("csv", "xlsx"))
