@@ -63,11 +63,10 @@ class Diagnostic:
             "file": display_path(pos.path, root) if pos else None,
             "line": pos.line if pos else None,
             "col": pos.col if pos else None,
-            "cell": pos.cell if pos else None,
             "pointer": self.pointer,
             "card": self.card,
             "help": self.help,
-        }
+        } | ({"cell": pos.cell} if pos is not None and pos.cell else {})  # a spreadsheet cell (Crew!C12)
 
 
 def display_path(path: Path, root: Path | None) -> str:
