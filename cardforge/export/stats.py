@@ -161,17 +161,25 @@ def _summary(stats: FieldStats) -> str:
             f"median {_label(statistics.median(numbers))}")
 
 
+def _unset(stats: FieldStats) -> str:
+    return f"; {stats.unset} without a value" if stats.unset else ""
+
+
+def _text_summary(stats: FieldStats) -> str:
+    lengths = stats.lengths
+    return (f"{stats.name}: text, {len(stats.counts)} different values"
+            + (f", {min(lengths)}-{max(lengths)} characters" if lengths else "") + _unset(stats))
+
+
 def format_text(game_name: str, decks: list[DeckStats]) -> str:
     out = [f"{game_name}: statistics (counts are copies; distinct cards in brackets where they differ)"]
     for deck in decks:
         out.append("")
         out.append(f"{deck.name} ({deck.id}): {deck.copies} cards, {deck.distinct} distinct")
         for stats in deck.fields:
-            unset = f"; {stats.unset} without a value" if stats.unset else ""
+            unset = _unset(stats)
             if stats.kind == "text":
-                lengths = stats.lengths
-                out.append(f"  {stats.name}: text, {len(stats.counts)} different values"
-                           + (f", {min(lengths)}-{max(lengths)} characters" if lengths else "") + unset)
+                out.append(f"  {_text_summary(stats)}")
                 continue
             if stats.kind == "numeric":
                 out.append(f"  {stats.name}: {_summary(stats)}{unset}")
@@ -247,14 +255,11 @@ def write_pdf(prep: Prepared, decks: list[DeckStats], path: Path) -> None:
                   Paragraph(escape(f"{deck.name} ({deck.id}): {deck.copies} cards, {deck.distinct} distinct"), deck_style)]
         charts, lines = [], []
         for stats in deck.fields:
-            unset = f"; {stats.unset} without a value" if stats.unset else ""
             if stats.kind == "text":
-                lengths = stats.lengths
-                lines.append(f"{stats.name}: text, {len(stats.counts)} different values"
-                             + (f", {min(lengths)}-{max(lengths)} characters" if lengths else "") + unset)
+                lines.append(_text_summary(stats))
             elif len(stats.counts) == 1 and stats.order is None:
                 (value, count), = stats.counts.items()
-                lines.append(f"{stats.name}: {_label(value)} on {count} cards{unset}")
+                lines.append(f"{stats.name}: {_label(value)} on {count} cards{_unset(stats)}")
             else:
                 charts.append(chart(stats))
         rows = [charts[i:i + 2] + [""] * (2 - len(charts[i:i + 2])) for i in range(0, len(charts), 2)]
