@@ -13,6 +13,7 @@ from cardforge.prepare import prepare
 from conftest import BOMBER, REPO, cardforge, make_game, snapshot
 
 IRON_RAIN = REPO / "content" / "iron-rain"
+GAMES = sorted(p for p in (REPO / "content").iterdir() if (p / "game.yaml").is_file())
 
 
 def test_png_at_300_dpi_with_3mm_bleed_is_815_by_1110_one_file_per_face_and_copy(tmp_path):
@@ -63,13 +64,14 @@ def _tts(game: Path, out: Path) -> dict:
     return json.loads((out / f"{game.name}.json").read_text("utf-8"))
 
 
-@pytest.mark.parametrize("game", [BOMBER, IRON_RAIN], ids=["bomber-boys", "iron-rain"])
+@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 def test_tts_saved_object_has_every_deck_with_its_counts_sheets_and_grid(game, tmp_path):
     out = tmp_path / "tts"
     saved = _tts(game, out)
     model = prepare(game, Report()).game
-    decks = model.component("cards")
+    decks = [d for d in model.component("cards") if d.cards]
     states = saved["ObjectStates"]
+    assert decks, "a game without cards"
     assert [s["GMNotes"] for s in states] == [d.id for d in decks]
     for deck, state in zip(decks, states):
         assert state["Name"] == "DeckCustom"
@@ -89,6 +91,7 @@ def test_tts_saved_object_has_every_deck_with_its_counts_sheets_and_grid(game, t
             assert max(slots_used[key]) < cols * rows - 1  # the last slot is the hidden card's
             assert sheet["BackIsHidden"] is True
             face = out / Path(sheet["FaceURL"].split("/tts/", 1)[1])
+            assert sheet["NumWidth"] * sheet["NumHeight"] - 1 >= len(slots_used[key])
             with Image.open(face) as image:
                 width, height = image.size
                 assert width <= 4096 and height <= 4096

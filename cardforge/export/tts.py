@@ -59,14 +59,16 @@ class DeckExport:
     deck_ids: list[int] = field(default_factory=list)  # one per copy, in card order
 
 
-def grid(count: int) -> tuple[int, int]:
-    """Columns and rows for `count` cards plus the hidden slot: few rows, at most 10 x 7."""
+def grid(count: int, width_pt: float, height_pt: float, wanted: float) -> tuple[int, int]:
+    """Columns and rows for `count` cards plus the hidden slot, at most 10 x 7: the grid whose
+    sheet keeps the cards sharpest within 4096 px (wide cards get fewer columns), then the one
+    with the fewest empty slots."""
     slots = count + 1
     if slots > MAX_COLS * MAX_ROWS:
         raise ValueError(f"{count} cards do not fit one sheet")
-    rows = max(MIN_GRID, math.ceil(slots / MAX_COLS))
-    cols = max(MIN_GRID, math.ceil(slots / rows))
-    return cols, rows
+    options = [(cols, rows) for cols in range(MIN_GRID, MAX_COLS + 1) for rows in range(MIN_GRID, MAX_ROWS + 1)
+               if cols * rows >= slots]
+    return max(options, key=lambda g: (sheet_dpi(width_pt, height_pt, g[0], g[1], wanted), -g[0] * g[1], -g[1]))
 
 
 def sheet_dpi(width_pt: float, height_pt: float, cols: int, rows: int, wanted: float) -> int:
@@ -77,7 +79,7 @@ def sheet_dpi(width_pt: float, height_pt: float, cols: int, rows: int, wanted: f
     return dpi
 
 
-def plan(prep: Prepared, decks: list[str] | None = None, first_key: int = 1) -> list[DeckExport]:
+def plan(prep: Prepared, decks: list[str] | None = None, first_key: int = 1, dpi: float = 300) -> list[DeckExport]:
     """Sheets and card ids for every deck of cards (tokens are not cards in Tabletop Simulator)."""
     exports, key = [], first_key
     per_sheet = MAX_COLS * MAX_ROWS - 1
@@ -87,7 +89,7 @@ def plan(prep: Prepared, decks: list[str] | None = None, first_key: int = 1) -> 
         export = DeckExport(deck)
         for start in range(0, len(deck.cards), per_sheet):
             cards = deck.cards[start:start + per_sheet]
-            cols, rows = grid(len(cards))
+            cols, rows = grid(len(cards), deck.width, deck.height, dpi)
             export.sheets.append(Sheet(key, cards, cols, rows))
             for slot, card in enumerate(cards):
                 export.deck_ids += [key * 100 + slot] * card.quantity
@@ -127,7 +129,7 @@ def _backs(prep: Prepared, cards: list, report: Report, dpi: int, cell: tuple[in
 def export_tts(prep: Prepared, out_dir: Path, report: Report, dpi: float = 300, url_base: str | None = None,
                decks: list[str] | None = None) -> tuple[list[Path], list[DeckExport]]:
     """Write sheets, backs and saved objects into `out_dir` (replaced as a whole on success)."""
-    exports = plan(prep, decks)
+    exports = plan(prep, decks, dpi=dpi)
     out_dir = Path(out_dir)
     written: list[str] = []
 
@@ -185,7 +187,8 @@ def export_tts(prep: Prepared, out_dir: Path, report: Report, dpi: float = 300, 
 
 
 def _transform(deck, position: tuple[float, float, float]) -> dict:
-    scale = round(deck.width * MM_PER_INCH / 72 / POKER_WIDTH_MM, 4)
+    # a card object at scale 1 is a poker card; a sideways card turns, so its short side counts
+    scale = round(min(deck.width, deck.height) * MM_PER_INCH / 72 / POKER_WIDTH_MM, 4)
     x, y, z = position
     return {"posX": x, "posY": y, "posZ": z, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,  # face down
             "scaleX": scale, "scaleY": 1.0, "scaleZ": scale}
