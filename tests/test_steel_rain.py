@@ -357,3 +357,17 @@ def test_verifier_measures_templates(kit, tmp_path, game, capsys, monkeypatch):
     assert code == 1
     assert re.search(r"template 'burst-artillery' \(copy \d\) should measure 60\.0 x 60\.0 mm, but its cut line in "
                      r"the PDF measures 60\.60 x 60\.60 mm", err), err
+
+
+def test_numbered_series_per_side(kit):
+    """`series: {from: 1, to: 30}` with two `variants` prints blips 1-30 for each side, each a
+    manifest entry of its own, its number read back from the PDF."""
+    manifest = json.loads((kit / "steel-rain-tokens-a4.manifest.json").read_text("utf-8"))
+    blips = [r for r in manifest["tokens"] if r["card"] == "blip"]
+    assert len(blips) == 60 and sorted(r["copy"] for r in blips) == list(range(1, 61))
+    with pdfplumber.open(kit / "steel-rain-tokens-a4.pdf") as pdf:
+        for record in blips:
+            box = next(f["box"] for f in record["frames"] if f["name"] == "number")
+            assert text_in_box(pdf.pages[record["page"] - 1], box) == str((record["copy"] - 1) % 30 + 1)
+    fills = {r["copy"]: next(f for f in r["frames"] if f["name"] == "background") for r in blips}
+    assert len(fills) == 60

@@ -48,6 +48,18 @@ class Card:
         """What this card's templates see, besides `game`, `side` and `copy`."""
         return {"card": self.data, "deck": {"id": self.deck.id, "name": self.deck.name}}
 
+    def copy_context(self, copy: int) -> dict[str, Any]:
+        """A numbered series (C14): copy 1..quantity is `number` from..to within each `variant`
+        (`series: {from: 1, to: 30}` with `variants: [{side: red}, {side: blue}]` is 60 pieces)."""
+        series, variants = self.data.get("series"), self.data.get("variants")
+        if not series and not variants:
+            return {}
+        start, stop = (series["from"], series["to"]) if series else (1, 1)
+        count = stop - start + 1
+        index = (copy - 1) % (count * len(variants or [None]))
+        variant = (variants or [{}])[index // count]
+        return {"number": start + index % count, "variant": variant}
+
 
 @dataclass
 class Deck:
@@ -321,6 +333,11 @@ def _resolve_views(game: Game, report: Report) -> None:
 def _make_card(deck: Deck, card_data: dict, doc: Document, pointer: str) -> Card:
     fields = {name: None for name in deck.fields}
     fields.update({k: v for k, v in card_data.items() if k not in ("front", "back", "quantity")})
-    return Card(id=card_data["id"], deck=deck, data=fields, quantity=card_data.get("quantity", 1),
+    quantity = card_data.get("quantity", 1)
+    series, variants = card_data.get("series"), card_data.get("variants")
+    if series or variants:  # one piece per number and variant, `quantity` times over
+        numbers = series["to"] - series["from"] + 1 if series else 1
+        quantity *= max(0, numbers) * len(variants or [None])
+    return Card(id=card_data["id"], deck=deck, data=fields, quantity=quantity,
                 front=card_data.get("front", deck.front), back=card_data.get("back", deck.back),
                 doc=doc, pointer=pointer)

@@ -78,6 +78,8 @@ class CardRenderer:
     def context(self, piece: Piece, side: str, copy: int) -> dict[str, Any]:
         ctx = piece.context()
         ctx.update(game=self._game_data, tables=self._game_data["tables"], boards=self._boards, side=side, copy=copy)
+        if hasattr(piece, "copy_context"):
+            ctx.update(piece.copy_context(copy))  # `number` and `variant` of a numbered series
         return ctx
 
     def draw(self, layout: Layout, piece: Piece, side: str, copy: int, x: float, y: float,
