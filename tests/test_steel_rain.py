@@ -276,14 +276,15 @@ def test_reference_tables_print_the_rulebook_values(kit, paper):
     assert rows["30+"] == "2 6 7 7 8 8 9 9 10 11 12".split()
     assert rows["17"] == "2 8 8 9 10 10 11 12 13 14 15".split()
     assert rows["1"] == "8 10 11 12 13 14 15 16 17 19 20".split()
-    assert len(rows) == 31  # the header and 30 profiles
+    assert to_hit[0] == ["Range", "(cm)"]  # the spanning header over the 11 range columns
+    assert len(rows) == 32  # the spanning header, the header and 30 profiles
     damage = {line[0]: line[1:] for line in _frame_lines(pdf, manifest, "ref-terrain", "damage")}
     assert damage["1"] == ["6", "4", "3", "2", "Kill"]
     assert damage["5"] == ["20", "16", "13", "9", "6"]
     terrain = [" ".join(line) for line in _frame_lines(pdf, manifest, "ref-terrain", "movement")]
     assert "Deep water (>8 ft) -- 4 1 River Asslt -10 N" in terrain
     scatter = [" ".join(line) for line in _frame_lines(pdf, manifest, "ref-artillery", "scatter")]
-    assert "15 6 cm SW" in scatter
+    assert "5 6 cm NE 15 6 cm SW" in scatter  # split into two side-by-side blocks, as the rulebook prints it
 
 
 CUT = (0.9, 0.0, 0.45)
@@ -371,3 +372,16 @@ def test_numbered_series_per_side(kit):
             assert text_in_box(pdf.pages[record["page"] - 1], box) == str((record["copy"] - 1) % 30 + 1)
     fills = {r["copy"]: next(f for f in r["frames"] if f["name"] == "background") for r in blips}
     assert len(fills) == 60
+
+
+def test_check_printed_reports_a_changed_derived_value(kit, game, capsys, monkeypatch):
+    """The printed weight is a derived field: a weapon change makes the old PDF stale, and
+    `check --printed` names the card and the frame, with the new value."""
+    edit(game, CARDS, "weapons: [Rail Gun, Chain Guns]\n    source: \"Appendix B: main",
+         "weapons: [Rail Gun, Autocannon]\n    source: \"Appendix B: main")
+    monkeypatch.chdir(game.parent)
+    code = main(["check", game.name, "--layouts", str(LAYOUTS), "--printed", str(kit / "steel-rain-cards-a4.pdf")])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert re.search(r"card 'mbt' \(front\), frame 'weight': .*85.*89", err), err
+    assert re.search(r"card 'mbt' \(front\), frame 'profile': .*12.*13", err), err

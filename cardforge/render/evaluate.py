@@ -14,6 +14,7 @@ from ..layout.layouts import Frame, Layout
 from ..layout.templates import Expression, Template, TemplateFailure, parse, truthy
 from ..layout.repeat import RepeatError, expand
 from .face import CardRenderer, rendered
+from .table import table_texts
 
 
 @dataclass
@@ -194,21 +195,18 @@ class FaceEvaluator:
         if not text:
             return
         props = frame.props
-        rows = Expression(props["rows"]).evaluate(ctx)
-        columns = props["columns"]
-        templates = [Template(col["value"]) for col in columns]
-        cells = [[col["header"] for col in columns]]
-        for row in rows or []:
-            row_ctx = dict(ctx, row=row)
-            cells.append([str(t.render(row_ctx)) for t in templates])
+        header_texts, cells, _, chunks = table_texts(props, ctx)
         info.words = []
         font = props.get("font", "sans")
-        for r, row in enumerate(cells):
-            for cell in row:
-                words, icons = self._words(cell, font, "bold" if r == 0 else props.get("style", "regular"), False)
-                info.words += words
-                for k, v in icons.items():
-                    info.icons[k] = info.icons.get(k, 0) + v
+        row_header = bool(props.get("row_header"))
+        styled = [(cell, "bold") for cell in header_texts]
+        styled += [(cell, "bold" if row_header and col == 0 else props.get("style", "regular"))
+                   for chunk in chunks for row in chunk for col, cell in enumerate(row)]
+        for cell, style in styled:
+            words, icons = self._words(cell, font, style, False)
+            info.words += words
+            for k, v in icons.items():
+                info.icons[k] = info.icons.get(k, 0) + v
 
 
 def plain_words(markup: str, is_icon, uppercase: bool = False) -> tuple[list[str], dict[str, int]]:

@@ -20,6 +20,7 @@ from ..layout.icons import IconLibrary, IconPainter
 from ..layout.layouts import Frame, Layout
 from ..layout.repeat import RepeatError, expand
 from ..geometry import shape_path, track_cells
+from .table import RenderError, draw_table
 from ..frontend.model import Board, Card, Game, safe_path
 from ..layout.templates import Expression, Template, TemplateFailure, truthy
 from ..units import length as _length, mm
@@ -32,14 +33,6 @@ CACHE_LIMIT = 2000  # parsed texts kept per PDF
 
 
 Piece = Card | Board
-
-
-class RenderError(Exception):
-    """A frame that cannot be drawn; reported, and the frame is skipped."""
-
-    def __init__(self, code: str, message: str, help: str | None = None):
-        super().__init__(message)
-        self.code, self.message, self.help = code, message, help
 
 
 def rendered(piece: Piece, template: Template, ctx: dict, face_ctx: dict | None) -> Any:
@@ -386,121 +379,8 @@ class CardRenderer:
         return [str(i) for i in range(start, stop + 1)]
 
     def _draw_table(self, frame, layout, piece, ctx, x, y, w, h, record):
-        """A table built from data: header, columns sized to their content, wrapped cells, zebra rows."""
-        props = frame.props
-        try:
-            rows = Expression(props["rows"]).evaluate(ctx)
-        except TemplateFailure as exc:
-            raise RenderError("E-TEMPLATE", f"'rows': {exc.message}") from None
-        if not isinstance(rows, (list, tuple)):
-            raise RenderError("E-TEMPLATE", f"'rows' must give a list of rows, got {type(rows).__name__}")
-        columns = props["columns"]
-        templates = [Template(col["value"]) for col in columns]
-        cells = []
-        for row in rows:
-            row_ctx = dict(ctx, row=row)
-            try:
-                cells.append([str(t.render(row_ctx)) for t in templates])
-            except TemplateFailure as exc:
-                raise RenderError("E-TEMPLATE", f"table cell: {exc.message}") from None
-        headers = [col["header"] for col in columns]
-        pad = _length(props.get("padding", "1.5mm"))
-        size, min_size = props["size_pt"], props["min_size_pt"]
-        font = props.get("font", "sans")
-        plan = None
-        s = size
-        while s >= min_size - 1e-9:
-            plan = self._table_plan(headers, cells, font, s, w, pad, props.get("leading", 1.2))
-            if isinstance(plan, str):
-                raise RenderError("E-TABLE-WIDTH", plan, help="give the table more width, or fewer/shorter columns")
-            if sum(plan[1]) <= h + 0.01:
-                break
-            plan, s = None, s - 0.5
-        if plan is None:
-            raise RenderError("E-TABLE-HEIGHT", f"{len(rows)} rows do not fit in {mm(h):.1f} mm even at "
-                              f"{min_size:g} pt", help="give the table more height, or split it")
-        widths, heights = plan
-        c = self.canvas
-        header_fill = self.color(props.get("header_fill", "#dddddd"), layout)
-        zebra = self.color(props.get("zebra", "#f0f0f0"), layout)
-        stroke = self.color(props.get("stroke", "#777777"), layout)
-        top = y + h
-        c.saveState()
-        c.setLineWidth(0.4)
-        if stroke is not None:
-            c.setStrokeColor(stroke)
-        for r, row_h in enumerate(heights):
-            fill = header_fill if r == 0 else (zebra if r % 2 == 0 else None)
-            if fill is not None:
-                c.setFillColor(fill)
-                c.rect(x, top - row_h, sum(widths), row_h, stroke=0, fill=1)
-            top -= row_h
-        c.restoreState()
-        top = y + h
-        printed = []
-        for r, row_h in enumerate(heights):
-            texts = headers if r == 0 else cells[r - 1]
-            left = x
-            for col, (text, col_w) in enumerate(zip(texts, widths)):
-                align = columns[col].get("align", "left")
-                self._label(text, props, layout, left + pad, top - row_h + pad, col_w - 2 * pad, row_h - 2 * pad,
-                            s, s, align=align, valign="middle", style="bold" if r == 0 else props.get("style", "regular"))
-                left += col_w
-            printed.append(texts)
-            top -= row_h
-        # Grid lines: the outline and one line under each row.
-        c.saveState()
-        c.setLineWidth(0.4)
-        if stroke is not None:
-            c.setStrokeColor(stroke)
-            total_h = sum(heights)
-            c.rect(x, y + h - total_h, sum(widths), total_h, stroke=1, fill=0)
-            line_y = y + h
-            for row_h in heights[:-1]:
-                line_y -= row_h
-                c.line(x, line_y, x + sum(widths), line_y)
-            left = x
-            for col_w in widths[:-1]:
-                left += col_w
-                c.line(left, y + h, left, y + h - total_h)
-        c.restoreState()
-        record.update(header=headers, rows=cells, size=s,
-                      columns=[round(mm(v), 2) for v in widths])
-
-    def _table_plan(self, headers, cells, font, size, width, pad, leading):
-        """Column widths (natural widths, shrunk towards longest-word widths to fit) and row heights."""
-        n = len(headers)
-        natural, minimum = [0.0] * n, [0.0] * n
-        parsed = []
-        for r, texts in enumerate([headers] + cells):
-            style = "bold" if r == 0 else "regular"
-            row = []
-            for col, text in enumerate(texts):
-                rich = self._rich(text, font, style)
-                line_widths = [sum(wd.width1 for wd in hard) + rich.space1 * max(0, len(hard) - 1)
-                               for para in rich.paragraphs for hard in para]
-                longest_word = max((wd.width1 for para in rich.paragraphs for hard in para for wd in hard), default=0)
-                natural[col] = max(natural[col], max(line_widths, default=0) * size + 2 * pad)
-                minimum[col] = max(minimum[col], longest_word * size + 2 * pad)
-                row.append(rich)
-            parsed.append(row)
-        if sum(minimum) > width + 0.01:
-            return (f"the table needs at least {mm(sum(minimum)):.1f} mm for its {n} columns at {size:g} pt "
-                    f"but the frame is {mm(width):.1f} mm wide")
-        if sum(natural) <= width:
-            widths = [nat * width / sum(natural) for nat in natural]
-        else:
-            spare = width - sum(minimum)
-            stretch = sum(natural) - sum(minimum)
-            widths = [mn + (nat - mn) * spare / stretch for nat, mn in zip(natural, minimum)]
-        heights = []
-        for row in parsed:
-            row_h = 0.0
-            for rich, col_w in zip(row, widths):
-                fitted = richtext.fit(rich, col_w - 2 * pad + 0.01, 1e6, size, size, leading)
-                row_h = max(row_h, fitted.height)
-            heights.append(row_h + 2 * pad)
-        return widths, heights
+        """A table built from data (render/table.py)."""
+        draw_table(self, frame, layout, ctx, x, y, w, h, record)
 
     def _icon_name(self, frame, ctx, key: str) -> str:
         name = str(self._value(frame, key, ctx)).strip()
