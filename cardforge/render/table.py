@@ -83,7 +83,7 @@ def draw_table(r, frame, layout, ctx, x, y, w, h, record) -> None:
     row_header = bool(props.get("row_header"))
     plan, s = None, size
     while s >= min_size - 1e-9:
-        plan = _plan(r, headers, cells, font, s, block_w, pad, leading, row_header)
+        plan = _plan(r, headers, cells, font, s, block_w, pad, leading, row_header, blocks > 1)
         if isinstance(plan, str):
             raise RenderError("E-TABLE-WIDTH", plan, help="give the table more width, or fewer/shorter columns")
         widths, header_h, row_hs = plan
@@ -211,7 +211,7 @@ def _group_height(r, groups, widths, font, size, pad, leading) -> float:
     return height + 2 * pad
 
 
-def _plan(r, headers, cells, font, size, width, pad, leading, row_header):
+def _plan(r, headers, cells, font, size, width, pad, leading, row_header, split=False):
     """Column widths (natural widths, shrunk towards longest-word widths to fit), the header's
     height and each row's height; or a message when even the longest words do not fit."""
     n = len(headers)
@@ -231,7 +231,7 @@ def _plan(r, headers, cells, font, size, width, pad, leading, row_header):
         parsed.append(row)
     if sum(minimum) > width + 0.01:
         return (f"the table needs at least {mm(sum(minimum)):.1f} mm for its {n} columns at {size:g} pt "
-                f"but the frame (or block) is {mm(width):.1f} mm wide")
+                f"but the frame is {mm(width):.1f} mm wide" + (" (each block)" if split else ""))
     if sum(natural) <= width:
         widths = [nat * width / sum(natural) for nat in natural]
     else:
