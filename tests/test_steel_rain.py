@@ -385,3 +385,23 @@ def test_check_printed_reports_a_changed_derived_value(kit, game, capsys, monkey
     assert code == 1
     assert re.search(r"card 'mbt' \(front\), frame 'weight': .*85.*89", err), err
     assert re.search(r"card 'mbt' \(front\), frame 'profile': .*12.*13", err), err
+
+
+def test_forms_have_write_in_fields_and_boxes(kit):
+    """The blank record sheet: three blocks of the rulebook's fields, each a label and a rule to write on."""
+    manifest = json.loads((kit / "steel-rain-references-a4.manifest.json").read_text("utf-8"))
+    sheet = next(r for r in manifest["references"] if r["board"] == "form-record")
+    names = {f["name"]: f for f in sheet["frames"]}
+    for block in range(3):
+        for field, label in (("name", "Name:"), ("type", "Type:"), ("weight", "Weight:"), ("profile", "Profile:"),
+                             ("propulsion", "Propulsion:"), ("armor", "Armor:"), ("weapons", "Weapons:"),
+                             ("extras", "Extras:"), ("stands", "Inf. Stands:"), ("overall", "Overall:")):
+            assert names[f"blocks[{block}].{field}"]["text"] == label
+        assert names[f"blocks[{block}].suppression"]["icons"] == {"box": 25}
+    with pdfplumber.open(kit / "steel-rain-references-a4.pdf") as pdf:
+        page = pdf.pages[sheet["page"] - 1]
+        x, y, w, h = names["blocks[0].name"]["box"]
+        # the rule to write on: a line along the bottom of the field, from the label to the frame's end
+        rules = [ln for ln in page.lines if abs(ln["x1"] / MM - (x + w)) < 0.05
+                 and abs((page.height - ln["top"]) / MM - (y + 0.8)) < 0.1]
+        assert rules and (rules[0]["x1"] - rules[0]["x0"]) / MM > w * 0.7

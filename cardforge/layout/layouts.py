@@ -25,11 +25,13 @@ MIN_TYPE = 6.0  # points: the smallest type a layout may set, unless the game sa
 
 TEMPLATED = ("text", "when", "icon", "empty_icon", "count", "total", "accent", "accent_color", "src", "fill", "stroke",
              "color")
-REQUIRED = {"text": ("text",), "icon": ("icon",), "icon_row": ("icon", "count"), "image": ("src",), "shape": (),
+REQUIRED = {"text": ("text",), "field": ("text",), "icon": ("icon",), "icon_row": ("icon", "count"), "image": ("src",), "shape": (),
             "track": (), "table": ("rows", "columns"), "repeat": ("rows", "cell", "frames")}
 DEFAULTS = {
     "text": {"font": "sans", "style": "regular", "size": "9pt", "leading": 1.2,
              "align": "left", "valign": "top", "color": "black"},
+    "field": {"font": "sans", "style": "bold", "size": "9pt", "leading": 1.2,
+              "align": "left", "valign": "bottom", "color": "black"},
     "shape": {"shape": "rect"},
     "icon": {"color": "black"},
     "icon_row": {"color": "black", "gap": "0.8mm", "align": "left"},
@@ -204,7 +206,7 @@ class LayoutSet:
         if kind == "track" and "labels" not in full and "to" not in full:
             self.report.error("E-LAYOUT", f"track frame '{name}' needs 'labels' or 'to'", at)
             return None
-        if kind in ("text", "table"):
+        if kind in ("text", "table", "field"):
             full["size_pt"] = length(full["size"])
             full["min_size_pt"] = length(full.get("min_size", full["size"]))
             if full["min_size_pt"] > full["size_pt"]:

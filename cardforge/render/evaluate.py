@@ -147,6 +147,8 @@ class FaceEvaluator:
             props = frame.props
             info.words, info.icons = self._words(markup, props["font"], props["style"], bool(props.get("uppercase")))
 
+    _field = _text  # a write-in field prints its label as a text frame does
+
     def _icon(self, frame, ctx, info, text):
         name = str(self._value(frame, "icon", ctx)).strip()
         info.icon_names = [name]

@@ -23,7 +23,7 @@ from ..geometry import shape_path, track_cells
 from .table import RenderError, draw_table
 from ..frontend.model import Board, Card, Game, safe_path
 from ..layout.templates import Expression, Template, TemplateFailure, truthy
-from ..units import length as _length, mm
+from ..units import MM, length as _length, mm
 
 BASIC_COLORS = {"black": "#000000", "white": "#ffffff", "red": "#b3261e", "blue": "#1f4e8c",
                 "green": "#2e7d32", "yellow": "#f2c230", "grey": "#808080", "gray": "#808080",
@@ -303,6 +303,23 @@ class CardRenderer:
                 self._piece, self._face_ctx = piece, face_ctx
             self._deck_sizes[key] = min(sizes) if sizes else props["min_size_pt"]
         return self._deck_sizes[key]
+
+    def _draw_field(self, frame, layout, piece, ctx, x, y, w, h, record):
+        """A write-in field (C19): its label, then a rule to write on, to the frame's right edge."""
+        label_w = _length(frame.props["label_width"]) if "label_width" in frame.props else None
+        if label_w is None:  # as wide as the label's text
+            rich = self._rich(str(self._value(frame, "text", ctx)), frame.props["font"], frame.props["style"])
+            natural = max((sum(wd.width1 for wd in hard) + rich.space1 * max(0, len(hard) - 1)
+                           for para in rich.paragraphs for hard in para), default=0.0)
+            label_w = min(w, natural * frame.props["size_pt"] + 1.5 * MM)
+        self._draw_text(frame, layout, piece, ctx, x, y, label_w, h, record)
+        record["type"] = "text"  # the verifier reads it as the text frame it prints
+        c = self.canvas
+        c.saveState()
+        c.setLineWidth(_length(frame.props.get("stroke_width", "0.5pt")))
+        c.setStrokeColor(self.color(frame.props.get("stroke", "#555555"), layout))
+        c.line(x + label_w, y + 0.8 * MM, x + w, y + 0.8 * MM)
+        c.restoreState()
 
     def _label(self, markup: str, props: dict, layout: Layout, x, y, w, h, size, min_size, align="center",
                valign="middle", style=None) -> list[str]:
