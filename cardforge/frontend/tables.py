@@ -162,5 +162,7 @@ def load_tables(root: Path, doc: Document, report: Report, documents: list, safe
         if len(kept) != len(rows):
             table.indices = kept
         # Every declared field present (None when unset), as for cards.
-        out[name] = TableRows([{**{f: None for f in fields}, **rows[i]} for i in kept], table)
+        # A table marked authored as a whole has only authored rows (for provenance counts).
+        marks = {"authored": True} if table.authored else {}
+        out[name] = TableRows([{**{f: None for f in fields}, **marks, **rows[i]} for i in kept], table)
     return out
