@@ -78,7 +78,7 @@ def plan_templates(prep, paper: str) -> list[tuple[float, float, str, object]]:
         need_h = item.height + CAPTION
         if need_h > top - bottom or item.width > usable_w + 0.01:
             raise PieceTooLarge(item.piece, f"template '{item.piece.id}' ({mm(item.width):.0f} x {mm(item.height):.0f} mm) does "
-                             f"not fit on a {paper} page")
+                             f"not fit on {paper.upper() if paper == 'a4' else paper.capitalize()} paper")
         if x + item.width > width - MARGIN + 0.01:  # next shelf
             x, y_top, shelf = MARGIN, y_top - shelf - GAP, 0.0
         if y_top - need_h < bottom - 0.01:  # next page
