@@ -163,7 +163,7 @@ def _text(c, text: str, x: float, y: float, size: float, align: str = "center", 
         c.drawString(x, y, text)
 
 
-def _fit(text: str, width: float, size: float, minimum: float = 4.0, bold: bool = False) -> float | None:
+def _fit(text: str, width: float, size: float, minimum: float = 6.0, bold: bool = False) -> float | None:
     font = _FONTS["bold" if bold else "regular"]
     while size >= minimum:
         if stringWidth(text, font, size) <= width:
@@ -239,7 +239,7 @@ def _graduate(c, item: Item, step: float, along_top: bool, along_bottom: bool, l
         if along_top:
             c.line(pos, item.y + item.height, pos, item.y + item.height - tick)
         if major and 0.5 * MM < pos - item.x < item.width - 0.5 * MM:
-            _text(c, f"{mm(k * step) / 10:g}", pos, item.y + item.height - tick - 2.6 * MM, 5.5)
+            _text(c, f"{mm(k * step) / 10:g}", pos, item.y + item.height - tick - 2.6 * MM, 6)
 
 
 def _strip(c, item: Item) -> None:
@@ -266,7 +266,7 @@ def _ruler(c, item: Item) -> None:
                 c.setFillColorRGB(0.88, 0.88, 0.86)
                 c.rect(item.x + a - item.offset, item.y, b - a, item.height * 0.45, stroke=0, fill=1)
                 c.restoreState()
-            size = _fit(band["label"], b - a - 1 * MM, 6)
+            size = _fit(band["label"], b - a - 1 * MM, 6.5)
             if size:
                 _text(c, band["label"], item.x + (a + b) / 2 - item.offset, item.y + 2 * MM, size)
         shade = not shade
@@ -291,9 +291,9 @@ def _joins(c, item: Item) -> None:
         return
     mid = item.y + item.height / 2
     if item.segment > 1:
-        _text(c, f"< part {item.segment - 1}", item.x + 1 * MM, mid - 2, 5.5, align="left")
+        _text(c, f"< part {item.segment - 1}", item.x + 1 * MM, mid - 2, 6, align="left")
     if item.segment < item.segments:
-        _text(c, f"part {item.segment + 1} >", item.x + item.width - 1 * MM, mid - 2, 5.5, align="right")
+        _text(c, f"part {item.segment + 1} >", item.x + item.width - 1 * MM, mid - 2, 6, align="right")
 
 
 def _wedge(c, item: Item) -> None:
@@ -304,7 +304,7 @@ def _wedge(c, item: Item) -> None:
     c.line(ax, ay, ax, ay + radius)
     c.setDash()
     _text(c, item.piece.dimension, ax, ay + radius * 0.55, 6.5)
-    _text(c, "heading", ax, ay + radius * 0.55 - 8, 5.5)
+    _text(c, "heading", ax, ay + radius * 0.55 - 8, 6)
 
 
 def _rose(c, item: Item) -> None:
@@ -322,5 +322,5 @@ def _rose(c, item: Item) -> None:
                 continue
             px, py = cx + dx * m, cy + dy * m
             c.line(px - dy * 1.2 * MM, py + dx * 1.2 * MM, px + dy * 1.2 * MM, py - dx * 1.2 * MM)
-            _text(c, f"{mm(m) / 10:g}", px + dy * 2.6 * MM, py - dx * 2.6 * MM - 2, 5)
+            _text(c, f"{mm(m) / 10:g}", px + dy * 2.6 * MM, py - dx * 2.6 * MM - 2, 6)
         _text(c, name, cx + dx * (reach + 3 * MM), cy + dy * (reach + 3 * MM) - 2.5, 7, bold=True)
