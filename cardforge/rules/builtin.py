@@ -18,7 +18,7 @@ from .positions import _guess, piece_pos, card_pos, refine
 DEFAULT_MARGIN = "2mm"  # room a `holds` region leaves round its piece unless it says otherwise
 
 RULES_FILE = "rules.yaml"  # the game's own rules (see check.py)
-KEEP_FILES = re.compile(r"^(readme|credits|licen[cs]e|copying|notice|authors)([._-].*)?$", re.I)
+KEEP_FILES = re.compile(r"^(readme|credits|licen[cs]e|copying|notice|authors)([._-].*)?$|^rules\.md$", re.I)  # RULES.md: the coverage document
 
 
 @dataclass
@@ -90,6 +90,24 @@ def check_quantities(game: Game, report: Report) -> None:
             report.warning("W-QUANTITY", f"card '{card.id}' has quantity 0, so it is never printed",
                            card_pos(card, "quantity"), card=card.id,
                            help="remove the card, or give it the number of copies to print")
+
+
+def check_changed(game: Game, report: Report) -> None:
+    """`changed: [field, ...]` marks text corrected from the rulebook: each must be a field the card sets,
+    and the card's `note` says what the rulebook printed and why it was changed."""
+    for card in game.cards():
+        changed = card.data.get("changed")
+        if not isinstance(changed, list):
+            continue
+        for i, name in enumerate(changed):
+            if name not in card.data or name in ("changed", "note", "id"):
+                report.error("E-CHANGED", f"card '{card.id}' marks '{name}' as changed from the rulebook, but it "
+                             "has no such field", card_pos(card, f"changed/{i}"), card=card.id,
+                             help=f"name the card's fields that differ from the rulebook: {', '.join(sorted(k for k in card.data if k not in ('changed', 'note', 'id')))}")
+        if changed and not card.data.get("note"):
+            report.error("E-CHANGED", f"card '{card.id}' is changed from the rulebook ({', '.join(map(str, changed))}) "
+                         "but has no note saying what the rulebook prints and why", card_pos(card, "changed"),
+                         card=card.id, help="add note: \"The rulebook prints ...; changed because ...\"")
 
 
 def check_unused_layouts(game: Game, report: Report, layouts) -> None:

@@ -6,7 +6,7 @@ from ..frontend.load import load_yaml
 from ..frontend.sheets import split_sheet
 from ..frontend.model import Game, safe_path
 from ..frontend.schema import builtin_schema, validate
-from .builtin import AssetUse, check_assets, check_capacity, check_files, check_quantities, check_unused_icons, check_unused_layouts, icons_named_in_layouts
+from .builtin import AssetUse, check_assets, check_capacity, check_changed, check_files, check_quantities, check_unused_icons, check_unused_layouts, icons_named_in_layouts
 from .builtin import RULES_FILE
 from .run import RuleSet
 from .scopes import check_hidden_backs
@@ -25,6 +25,7 @@ def check_game(game: Game, report: Report, *, layouts=None, icons=None, faces=No
     if icons is not None and faces is not None:
         used = check_assets(game, report, icons, fonts, faces, boards or {})
     check_quantities(game, report)
+    check_changed(game, report)
     if faces is not None:
         check_capacity(game, report, faces, boards or {})
     # Unused layouts, icons and files: only for a game that loaded cleanly, where "unused" means it.

@@ -2,6 +2,7 @@
 a mistake is reported at its line and column in rules.yaml before any rule runs."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,7 +13,7 @@ from .expressions import HELPERS, Expr, ExpressionError, MessageTemplate
 from .positions import _guess, refine
 from .scopes import SCOPES
 
-COMMON_FIELDS = ("id", "quantity", "authored", "note")
+COMMON_FIELDS = ("id", "quantity", "authored", "changed", "note")
 RESERVED_PREFIXES = ("E-", "W-")
 
 
@@ -54,6 +55,7 @@ class RuleCompiler:
         self._reported: set[tuple] = set()
         self._failed: set[str] = set()
         self._ids: dict[str, str] = {}
+        self.per_item: dict[str, list[str]] = {}
         self._compile_all()
 
     # -- static checks of the rules file --------------------------------------------------
@@ -187,12 +189,7 @@ class RuleCompiler:
         names |= set(spec.get("let") or {})
         for let in (spec.get("let") or {}):
             self.compiled[f"{pointer}/let/{let}"] = self.expr(pointer_join(pointer + "/let", let), names, {})
-        for key in ("where", "assert"):
-            if key in spec:
-                self.compiled[f"{pointer}/{key}"] = self.expr(f"{pointer}/{key}", names, {})
-        for key in ("message", "help", "find", "at"):
-            if key in spec:
-                self.compiled[f"{pointer}/{key}"] = self.template(f"{pointer}/{key}", names, {})
+        self._compile_conditions(pointer, spec, names, {})
 
     def _compile_table_check(self, pointer: str, spec: dict, base_names: set[str]) -> None:
         """A check over the rows of a table: names `row`, `index`, `rows`; `at` is a row field."""
@@ -211,12 +208,7 @@ class RuleCompiler:
         names = base_names | {"row", "index", "rows", "table"} | set(spec.get("let") or {})
         for let in (spec.get("let") or {}):
             self.compiled[f"{pointer}/let/{let}"] = self.expr(pointer_join(pointer + "/let", let), names, {})
-        for key in ("where", "assert"):
-            if key in spec:
-                self.compiled[f"{pointer}/{key}"] = self.expr(f"{pointer}/{key}", names, {})
-        for key in ("message", "help", "find", "at"):
-            if key in spec:
-                self.compiled[f"{pointer}/{key}"] = self.template(f"{pointer}/{key}", names, {})
+        self._compile_conditions(pointer, spec, names, {})
         fields = tables[name].table.fields if tables[name].table is not None else {}
         at = spec.get("at")
         if fields and at and "{" not in at and at.replace("/", ".").split(".")[0] not in fields:
@@ -251,17 +243,50 @@ class RuleCompiler:
                                  help=_guess(deck, decks) + f"decks: {', '.join(sorted(decks))}")
                     return
         names = base_names | {scope} | ({"board_info"} if scope == "board" else set()) | set(spec.get("let") or {})
-        for let in (spec.get("let") or {}):
-            self.compiled[f"{pointer}/let/{let}"] = self.expr(pointer_join(pointer + "/let", let), names, {})
+        names = self._compile_lets(pointer, spec, names, {})
+        self._compile_conditions(pointer, spec, names, {})
+
+    def _compile_lets(self, pointer: str, spec: dict, names: set[str], groups: dict) -> set[str]:
+        """`let` and `each`. A let that reads `item` or `index` (or such a let) is evaluated per item, after
+        `each`; the others before it, so `each` can use them. Returns the names the conditions see."""
+        lets = spec.get("let") or {}
+        per_item: list[str] = []
+        item_names = {"item", "index"} if "each" in spec else set()
+        for let in lets:
+            compiled = self.compiled[f"{pointer}/let/{let}"] = self.expr(pointer_join(pointer + "/let", let),
+                                                                       names | item_names, groups)
+            if item_names and compiled is not None and compiled.expr.usage.names & (item_names | set(per_item)):
+                per_item.append(let)
+        self.per_item[pointer] = per_item
         if "each" in spec:
-            self.compiled[pointer + "/each"] = self.expr(pointer + "/each", names, {})
-            names = names | {"item", "index"}
+            each = self.compiled[pointer + "/each"] = self.expr(pointer + "/each", names - set(per_item), groups)
+            for let in sorted(each.expr.usage.names & set(per_item)) if each else []:
+                self.problem("E-RULES-REF", f"'each' reads let '{let}', which reads item or index", pointer + "/each",
+                             needle=let, help="a let that reads `item` is evaluated for each item, after `each`")
+        return names | item_names
+
+    def _compile_conditions(self, pointer: str, spec: dict, names: set[str], groups: dict) -> None:
+        """`where`, then `assert` with its message, or `require`: conditions in order, each with its own
+        message (and at, find, help), so that a finding names the condition that failed."""
+        if ("assert" in spec) == ("require" in spec):
+            self.problem("E-RULES", "a check needs 'assert' (with 'message') or 'require' (a list of conditions), "
+                         "not " + ("both" if "assert" in spec else "neither"), pointer + "/id", key=True,
+                         help="require: [{assert: ..., message: ...}, ...] reports the first condition that fails")
+        elif "assert" in spec and "message" not in spec:
+            self.problem("E-SCHEMA", "missing required key 'message'", pointer + "/id", key=True,
+                         help="add 'message: <text>'")
         for key in ("where", "assert"):
             if key in spec:
-                self.compiled[f"{pointer}/{key}"] = self.expr(f"{pointer}/{key}", names, {})
+                self.compiled[f"{pointer}/{key}"] = self.expr(f"{pointer}/{key}", names, groups)
         for key in ("message", "help", "find", "at"):
             if key in spec:
-                self.compiled[f"{pointer}/{key}"] = self.template(f"{pointer}/{key}", names, {})
+                self.compiled[f"{pointer}/{key}"] = self.template(f"{pointer}/{key}", names, groups)
+        for j, cond in enumerate(spec.get("require") or []):
+            sub = f"{pointer}/require/{j}"
+            self.compiled[sub + "/assert"] = self.expr(sub + "/assert", names, groups)
+            for key in ("message", "help", "find", "at"):
+                if key in cond:
+                    self.compiled[f"{sub}/{key}"] = self.template(f"{sub}/{key}", names, groups)
 
     def _all_derived(self) -> set[str]:
         return set(self._derived_decks)
@@ -292,7 +317,8 @@ class RuleCompiler:
             if "where" in spec:
                 pointer = pointer_join("/groups", name) + "/where"
                 self.groups[name].where = self.expr(pointer, card_names, {"card": name}, derived=False)
-        # derived fields
+        # derived fields: their names first, so that values may read them
+        derived_specs = []
         for i, spec in enumerate(data.get("derived") or []):
             pointer = f"/derived/{i}"
             name, group = spec["name"], spec.get("group")
@@ -306,13 +332,26 @@ class RuleCompiler:
                              + (f"deck '{clash[0]}'" if clash else "another derived rule"), pointer + "/name",
                              help="give the derived field a name of its own")
                 continue
-            self.compiled[pointer] = self.expr(pointer + "/value", card_names, {"card": group})
             self._derived_decks[name] = set(self._decks_of(group))
-        # game-wide values, each seeing those above it
+            derived_specs.append((pointer, group))
+        # game-wide values, each seeing those above it. A value that reads a derived field (or a value
+        # that does) is computed after the derived fields; the others before, so derived fields can read them.
+        self.late_values: set[str] = set()
         for name in (data.get("values") or {}):
             pointer = pointer_join("/values", name)
-            self.compiled[pointer] = self.expr(pointer, base_names, {})
+            compiled = self.compiled[pointer] = self.expr(pointer, base_names, {})
             self.values_known.append(name)
+            if compiled is not None and (_mentions(compiled.expr.source, self._derived_decks)
+                                         or set(compiled.expr.usage.values) & self.late_values):
+                self.late_values.add(name)
+        for pointer, group in derived_specs:
+            compiled = self.compiled[pointer] = self.expr(pointer + "/value", card_names, {"card": group})
+            late = [v for v in (compiled.expr.usage.values if compiled else []) if v in self.late_values]
+            if late:
+                self.problem("E-RULES-REF", f"derived field reads value '{late[0]}', which reads derived fields itself",
+                             pointer + "/value", needle=late[0],
+                             help="values a derived field reads are computed before the derived fields; compute "
+                             "this one from card fields, or make it a derived field")
         # checks
         for i, spec in enumerate(data.get("checks") or []):
             pointer = f"/checks/{i}"
@@ -341,17 +380,8 @@ class RuleCompiler:
                 continue
             names = (card_names if scope == "card" else base_names) | set(spec.get("let") or {})
             groups = {"card": group} if scope == "card" else {}
-            for let in (spec.get("let") or {}):
-                self.compiled[f"{pointer}/let/{let}"] = self.expr(pointer_join(pointer + "/let", let), names, groups)
-            if "each" in spec:
-                self.compiled[pointer + "/each"] = self.expr(pointer + "/each", names, groups)
-                names = names | {"item", "index"}
-            for key in ("where", "assert"):
-                if key in spec:
-                    self.compiled[f"{pointer}/{key}"] = self.expr(f"{pointer}/{key}", names, groups)
-            for key in ("message", "help", "find", "at"):
-                if key in spec:
-                    self.compiled[f"{pointer}/{key}"] = self.template(f"{pointer}/{key}", names, groups)
+            names = self._compile_lets(pointer, spec, names, groups)
+            self._compile_conditions(pointer, spec, names, groups)
             if scope == "card" and "at" in spec and "{" not in spec["at"]:
                 first = spec["at"].replace("/", ".").split(".")[0]
                 fields = self._fields_of(group)
@@ -486,3 +516,8 @@ class RuleCompiler:
                     self.problem("E-RULES", f"term '{term}' has holders but the glossary has no 'actions'",
                                  tp + "/holders", key=True,
                                  help="add glossary.actions: {id: ..., field: actions} saying where cards keep them")
+
+
+def _mentions(source: str, names) -> bool:
+    """Whether an expression's text names one of `names` as a word (a derived field it may read)."""
+    return any(re.search(r"(?<![\w])" + re.escape(name) + r"(?![\w])", source) for name in names)

@@ -20,7 +20,10 @@ and text.  Helpers, all pure functions over that data:
     group(name)                                    the cards of a named group
 
 `key` is a dotted path ('sight.clock'); without `value` an item matches when the key is
-truthy.  `op` is one of == != < <= > >= in, 'not in', contains, 'not contains'.
+truthy.  `op` is one of == != < <= > >= in, 'not in', contains, 'not contains', and for text 'word in' (the
+item's key is a whole word of `value`), 'has word' and matches (a regular expression; textmatch.py).
+
+Also: gaps, overlaps, copies, duplicates (sets.py); has_word, words, matches, find_all (textmatch.py).
 
 Before anything runs, `analyse` walks an expression's syntax tree and returns the names,
 card fields and group names it uses, so that a rule naming a field no card has is reported
@@ -38,41 +41,14 @@ from jinja2.parser import Parser
 from ..layout.templates import Sandbox
 from ..layout.text import icon_names
 from .lookups import LOOKUP_HELPERS, LookupFailure
+from .paths import ANY, get_path, items_of as _items  # noqa: F401 (get_path is used by run.py)
+from .sets import SET_HELPERS
+from .textmatch import TEXT_HELPERS, h_has_word, h_matches
 
 MAX_RANGE = 10_000
 
 _env = Sandbox(undefined=StrictUndefined, autoescape=False)
 _env.globals.clear()  # no lipsum, cycler, dict, namespace, joiner: only what is listed here
-
-
-class _Missing:
-    def __repr__(self) -> str:
-        return "<any>"
-
-
-ANY = _Missing()
-
-
-def get_path(item: Any, path: str | None) -> Any:
-    """The value at a dotted path; through a list it gives the list of values (flattened)."""
-    if path is None or path == "":
-        return item
-    value = item
-    for part in str(path).split("."):
-        if isinstance(value, list):
-            out = []
-            for element in value:
-                got = get_path(element, part)
-                if isinstance(got, list):
-                    out.extend(got)
-                elif got is not None:
-                    out.append(got)
-            value = out
-        elif isinstance(value, dict):
-            value = value.get(part)
-        else:
-            return None
-    return value
 
 
 def _compare(left: Any, op: str, right: Any) -> bool:
@@ -97,24 +73,16 @@ def _compare(left: Any, op: str, right: Any) -> bool:
             return right in left
         if op == "not contains":
             return right not in left
+        if op == "word in":  # left occurs in the text right as a whole word (plural s or 's allowed)
+            return isinstance(left, str) and h_has_word(right, left, plural=True)
+        if op == "has word":  # the text left has right as a whole word
+            return isinstance(right, str) and h_has_word(left, right, plural=True)
+        if op == "matches":  # the text left matches the regular expression right
+            return isinstance(left, str) and h_matches(left, right)
     except TypeError:
         return False
-    raise ValueError(f"unknown comparison '{op}' (use == != < <= > >= in, not in, contains, not contains)")
-
-
-def _items(items: Any) -> list:
-    if items is None:
-        return []
-    if isinstance(items, dict):
-        return [items]
-    if isinstance(items, (list, tuple)):
-        return list(items)
-    if isinstance(items, (str, bytes)):
-        raise TypeError("expected a list of items, got text")
-    try:
-        return list(items)
-    except TypeError:
-        raise TypeError(f"expected a list of items, got {type(items).__name__}") from None
+    raise ValueError(f"unknown comparison '{op}' (use == != < <= > >= in, not in, contains, not contains, "
+                     "'word in', 'has word', matches)")
 
 
 def _matches(item: Any, key: str | None, value: Any, op: str) -> bool:
@@ -196,7 +164,7 @@ def _range(*args):
 HELPERS: dict[str, Callable] = {
     "count": h_count, "sum": h_sum, "where": h_where, "any": h_any, "all": h_all,
     "pluck": h_pluck, "marked": marked_terms, "icons": icon_names, "range": _range,
-    **LOOKUP_HELPERS,
+    **LOOKUP_HELPERS, **SET_HELPERS, **TEXT_HELPERS,
 }
 # Helpers whose second argument is a key into the items of their first argument.
 KEYED = ("count", "sum", "where", "any", "all", "pluck")

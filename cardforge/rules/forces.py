@@ -29,7 +29,7 @@ def resolve_forces(rules, complete: bool) -> None:
         rules.force_views.append((force, force_view(force)))
 
 
-def force_check(rules, pointer: str, spec: dict, base: dict, lets_into, fails) -> None:
+def force_check(rules, pointer: str, spec: dict, base: dict, lets_into, fails, render) -> None:
     scope = spec["scope"]
     severity, rule, section = spec.get("severity", "error"), spec["id"], spec["section"]
     # A `where` that reads no `let` runs first, so that lets may assume it (picks of different decks
@@ -47,15 +47,16 @@ def force_check(rules, pointer: str, spec: dict, base: dict, lets_into, fails) -
                 if early and not rules.evaluate(where, ctx, f"{rule} 'where' {what}"):
                     continue
                 lets_into(ctx, what)
-                if not fails(ctx, what):
+                failed = fails(ctx, what)  # the pointer whose message reports it (a `require` condition's)
+                if not failed:
                     continue
-                at = rules._render(pointer + "/at", ctx, None if pick is not None else "")
+                at = render(failed, "at", ctx, None if pick is not None else "")
                 if pick is not None:
                     path = f"picks/{pick['index']}/" + (at if at else "card")
                 else:
                     path = at or ""
-                pos = refine(force.pos(path), rules._render(pointer + "/find", ctx))
-                rules._emit(severity, rule, rules._render(pointer + "/message", ctx), pos,
-                            rules._render(pointer + "/help", ctx), None, section)
+                pos = refine(force.pos(path), render(failed, "find", ctx))
+                rules._emit(severity, rule, render(failed, "message", ctx), pos,
+                            render(failed, "help", ctx), None, section)
             except RulesProblem:
                 continue

@@ -117,6 +117,7 @@ class RuleSet(RuleCompiler):
                     if not keep:
                         continue
                 group.members.append(self._view(card))
+        self._values(base, late=False)
         for i, spec in enumerate(self.data.get("derived") or []):
             compiled = self.compiled.get(f"/derived/{i}")
             if compiled is None:
@@ -136,7 +137,14 @@ class RuleSet(RuleCompiler):
                         pass
                 card.data[name] = value
                 self._view(card)[name] = value
+        self._values(base, late=True)
+
+    def _values(self, base: dict, late: bool) -> None:
+        """The game-wide values: those that read no derived field before the derived fields (late=False),
+        the others after them."""
         for name in (self.data.get("values") or {}):
+            if (name in self.late_values) != late:
+                continue
             try:
                 self.values[name] = self.evaluate(self.compiled.get(pointer_join("/values", name)), base,
                                                   f"value '{name}'")
@@ -199,21 +207,37 @@ class RuleSet(RuleCompiler):
         pointer = f"/checks/{i}"
         rule = spec["id"]
         severity = spec.get("severity", "error")
+        per_item = self.per_item.get(pointer, [])
         lets = [(name, self.compiled.get(f"{pointer}/let/{name}")) for name in (spec.get("let") or {})]
         where = self.compiled.get(pointer + "/where")
         assertion = self.compiled.get(pointer + "/assert")
+        conditions = [(f"{pointer}/require/{j}", self.compiled.get(f"{pointer}/require/{j}/assert"))
+                      for j in range(len(spec.get("require") or []))]
         each = self.compiled.get(pointer + "/each")
-        if assertion is None:
+        if assertion is None and not conditions:
             return
 
-        def lets_into(ctx: dict, what: str) -> None:
+        def lets_into(ctx: dict, what: str, item: bool = False) -> None:
             for name, compiled in lets:
-                ctx[name] = self.evaluate(compiled, ctx, f"{rule} 'let: {name}' {what}")
+                if (name in per_item) == item:
+                    ctx[name] = self.evaluate(compiled, ctx, f"{rule} 'let: {name}' {what}")
 
-        def fails(ctx: dict, what: str) -> bool:
+        def fails(ctx: dict, what: str) -> str | None:
+            """None when the check holds; else the pointer whose message, at, find and help report it
+            (the check's own, or that of the first `require` condition that fails)."""
             if where is not None and not self.evaluate(where, ctx, f"{rule} 'where' {what}"):
-                return False
-            return not self.evaluate(assertion, ctx, f"{rule} 'assert' {what}")
+                return None
+            if assertion is not None:
+                return None if self.evaluate(assertion, ctx, f"{rule} 'assert' {what}") else pointer
+            for j, (sub, compiled) in enumerate(conditions):
+                if not self.evaluate(compiled, ctx, f"{rule} 'require' {j + 1} {what}"):
+                    return sub
+            return None
+
+        def render(failed: str, key: str, ctx: dict, default: str | None = None) -> str | None:
+            if f"{failed}/{key}" in self.compiled:
+                return self._render(f"{failed}/{key}", ctx, default)
+            return self._render(f"{pointer}/{key}", ctx, default)
 
         scope = spec.get("scope", "card")
         if scope in SCOPES:
@@ -225,11 +249,14 @@ class RuleSet(RuleCompiler):
                     items = [None] if each is None else (self.evaluate(each, piece_ctx, f"{rule} 'each' {what}") or [])
                     for index, item in enumerate(items):
                         ctx = piece_ctx if each is None else dict(piece_ctx, item=item, index=index)
-                        if fails(ctx, what):
-                            pos = refine(scope_position(self.game, piece, scope, self._render(pointer + "/at", ctx)),
-                                         self._render(pointer + "/find", ctx))
-                            self._emit(severity, rule, self._render(pointer + "/message", ctx), pos,
-                                       self._render(pointer + "/help", ctx), None, spec["section"])
+                        if each is not None:
+                            lets_into(ctx, what, item=True)
+                        failed = fails(ctx, what)
+                        if failed:
+                            pos = refine(scope_position(self.game, piece, scope, render(failed, "at", ctx)),
+                                         render(failed, "find", ctx))
+                            self._emit(severity, rule, render(failed, "message", ctx), pos,
+                                       render(failed, "help", ctx), None, spec["section"])
                 except RulesProblem:
                     continue
             return
@@ -237,20 +264,20 @@ class RuleSet(RuleCompiler):
             ctx = dict(base)
             try:
                 lets_into(ctx, "on the game")
-                if fails(ctx, "on the game"):
-                    self._emit(severity, rule, self._render(pointer + "/message", ctx),
-                               self.doc.pos(pointer + "/assert"), self._render(pointer + "/help", ctx), None,
+                failed = fails(ctx, "on the game")
+                if failed:
+                    self._emit(severity, rule, render(failed, "message", ctx),
+                               self.doc.pos(failed + "/assert"), render(failed, "help", ctx), None,
                                spec["section"])
             except RulesProblem:
                 pass
             return
         if spec.get("scope", "card") == "table":
-            self._table_check(pointer, spec, base, lets_into, fails)
+            self._table_check(pointer, spec, base, lets_into, fails, render)
             return
         if spec.get("scope", "card") in ("force", "pick"):
-            force_check(self, pointer, spec, base, lets_into, fails)
+            force_check(self, pointer, spec, base, lets_into, fails, render)
             return
-        default_at = next((key for var, key in assertion.expr.usage.fields if var == "card"), None)
         for card in self._members(spec.get("group")):
             card_ctx = self.card_context(base, card)
             what = f"on card '{card.id}'"
@@ -259,39 +286,47 @@ class RuleSet(RuleCompiler):
                 items = [None] if each is None else (self.evaluate(each, card_ctx, f"{rule} 'each' {what}") or [])
                 for index, item in enumerate(items):
                     ctx = card_ctx if each is None else dict(card_ctx, item=item, index=index)
-                    if not fails(ctx, what):
+                    if each is not None:
+                        lets_into(ctx, what, item=True)
+                    failed = fails(ctx, what)
+                    if not failed:
                         continue
-                    at = self._render(pointer + "/at", ctx, default_at)
-                    pos = refine(card_pos(card, at), self._render(pointer + "/find", ctx))
-                    self._emit(severity, rule, self._render(pointer + "/message", ctx), pos,
-                               self._render(pointer + "/help", ctx), card.id, spec["section"])
+                    at = render(failed, "at", ctx, self._default_at(failed, "card"))
+                    pos = refine(card_pos(card, at), render(failed, "find", ctx))
+                    self._emit(severity, rule, render(failed, "message", ctx), pos,
+                               render(failed, "help", ctx), card.id, spec["section"])
             except RulesProblem:
                 continue
 
-    def _table_check(self, pointer: str, spec: dict, base: dict, lets_into, fails) -> None:
+    def _default_at(self, failed: str, var: str) -> str | None:
+        """Where a finding points when the rule gives no `at`: the first field of `var` its assertion reads."""
+        compiled = self.compiled.get(failed + "/assert")
+        fields = compiled.expr.usage.fields if compiled is not None else []
+        return next((key for name, key in fields if name == var), None)
+
+    def _table_check(self, pointer: str, spec: dict, base: dict, lets_into, fails, render) -> None:
         """scope: table: the check runs once per row (`row`, `index`, and `rows` for neighbours) and
         points at the row's field named by `at` (default: the first `row.x` the assertion reads)."""
         rows = self.game.tables.get(spec["table"])
         if rows is None or rows.table is None:
             return
         table = rows.table
-        assertion = self.compiled[pointer + "/assert"]
-        default_at = next((key for var, key in assertion.expr.usage.fields if var == "row"), None)
         for index, row in enumerate(rows):
             ctx = dict(base, row=row, index=index, rows=rows, table=rows, _table=table)
             what = f"on row {index + 1} of table '{table.name}'"
             try:
                 lets_into(ctx, what)
-                if not fails(ctx, what):
+                failed = fails(ctx, what)
+                if not failed:
                     continue
-                at = self._render(pointer + "/at", ctx, default_at)
+                at = render(failed, "at", ctx, self._default_at(failed, "row"))
                 pos = table.row_pos(index, at.split(".")[0].split("/")[0] if at else None)
                 if at and ("." in at or "/" in at):
                     pos = table.doc.pos(f"{table.pointer}/{index}" + "".join(
                         "/" + part for part in at.replace(".", "/").split("/") if part))
-                pos = refine(pos, self._render(pointer + "/find", ctx))
-                self._emit(spec.get("severity", "error"), spec["id"], self._render(pointer + "/message", ctx), pos,
-                           self._render(pointer + "/help", ctx), None, spec["section"])
+                pos = refine(pos, render(failed, "find", ctx))
+                self._emit(spec.get("severity", "error"), spec["id"], render(failed, "message", ctx), pos,
+                           render(failed, "help", ctx), None, spec["section"])
             except RulesProblem:
                 continue
 
