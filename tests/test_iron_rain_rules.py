@@ -129,7 +129,7 @@ def _e(location: str, code: str, message: str, severity: str = "error") -> str:
 
 
 def rule_ids(rules: dict) -> set[str]:
-    return {rule["id"] for kind in ("checks", "recipes", "references") for rule in rules.get(kind) or []}
+    return {rule["id"] for kind in ("checks", "recipes", "references", "hidden_backs") for rule in rules.get(kind) or []}
 
 
 # -- the shipped content ---------------------------------------------------------------------------
@@ -260,8 +260,8 @@ CASES = {
     "IR-SPECIAL-TYPE": (
         [("cards/homeland-bombers.yaml", "    service_start: 1942\n", "    service_start: 1944\n", "id: lancaster")],
         lambda g: [_e(loc(g, "cards/targets.yaml", "Lancaster", after="id: augsburg-1942"), "IR-SPECIAL-TYPE",
-                      "MAN Diesel Works ('augsburg-1942') names the Lancaster in its special rule, but no Lancaster is in "
-                      "service in 1942 (lancaster 1944-1945)")]),
+                      "MAN Diesel Works ('augsburg-1942') names the Lancaster in its special rule, but no Lancaster "
+                      "bomber or fighter is in service in 1942 (lancaster 1944-1945)")]),
     "IR-ESCORT": (
         [("cards/targets.yaml", "    escort: false\n", "    escort: true\n", "id: heligoland-1939")],
         lambda g: [_e(loc(g, "cards/targets.yaml", "escort: true", "true", after="id: heligoland-1939"), "IR-ESCORT",
@@ -306,6 +306,53 @@ CASES = {
         lambda g: [_e(loc(g, "cards/homeland-leaders.yaml", "nation: german", "german", after="id: dowding"),
                       "IR-LEADER-AIRCRAFT", "Hugh Dowding ('dowding') is German, but its effect helps British "
                       "fighters; a leader commands the aircraft of its own nation")]),
+    "IR-AMERICAN-ENTRY": (
+        [("cards/targets.yaml", "    year: 1942\n    raid_date: '1942-08-17'", "    year: 1941\n    raid_date: '1941-08-17'",
+          "id: rouen-1942")],
+        lambda g: [_e(loc(g, "cards/targets.yaml", "year: 1941", "1941", after="id: rouen-1942"), "IR-AMERICAN-ENTRY",
+                      "Rouen-Sotteville Yards ('rouen-1942') is an American raid in 1941, but the United States entered "
+                      "the war after 1941 (3.1): American raids start in 1942")]),
+    "IR-TARGET-UNIQUE": (
+        [("cards/targets.yaml", "    name: Rouen-Sotteville Yards\n", "    name: Rouen-Sotteville Yards\n    quantity: 2\n")],
+        lambda g: [_e(loc(g, "cards/targets.yaml", "quantity: 2", "2", after="id: rouen-1942"), "IR-TARGET-UNIQUE",
+                      "the raid on Rouen-Sotteville Yards of 1942-08-17 is in the Target Deck 2 times (rouen-1942 x2); "
+                      "each target is one raid, on one card")]),
+    "IR-LEADER-UNIQUE": (
+        [("cards/homeland-leaders.yaml", "    quantity: 1\n", "    quantity: 2\n", "id: galland")],
+        lambda g: [_e(loc(g, "cards/homeland-leaders.yaml", "quantity: 2", "2", after="id: galland"), "IR-LEADER-UNIQUE",
+                      "Adolf Galland is in the game 2 times (galland x2); a leader or ace is one card")]),
+    "IR-HOMELAND-LARGEST": (
+        [("cards/war-bonds.yaml", "    quantity: 8\n", "    quantity: 300\n")],
+        lambda g: [_e(loc(g, "rules.yaml", 'assert: "homeland > largest.size"', '"'), "IR-HOMELAND-LARGEST",
+                      "the Homeland Deck has 117 cards, but the War Bond deck has 322; the Homeland Deck is the "
+                      "largest deck in the game")]),
+    "IR-WAR-BOND-KINDS": (
+        [("cards/war-bonds.yaml", "    value: 3\n", "    value: 2\n", None, -1),
+         ("cards/war-bonds.yaml", "    value: 4\n", "    value: 2\n", None, -1)],
+        lambda g: [_e(loc(g, "rules.yaml", 'assert: "count(values_) >= 2"', '"'), "IR-WAR-BOND-KINDS",
+                      "every War Bond of the War Bond deck has the value 2; the deck has War Bonds of different amounts")]),
+    "IR-AIRBASE": (
+        [("cards/homeland-bombers.yaml", "    nation: american\n", "    nation: italian\n", None, -1)],
+        lambda g: [_e(loc(g, "rules.yaml", 'assert: "not missing"', '"'), "IR-AIRBASE",
+                      "no American bomber has a bomb load of 2 or more, so that nation can never attack an air base (7.83)",
+                      "warning"),
+                   _e(loc(g, "cards/homeland-leaders.yaml", "text: When he", "When", after="id: arnold"),
+                      "IR-LEADER-AIRCRAFT", "Henry \"Hap\" Arnold ('arnold')'s effect helps American bombers, but the "
+                      "game has none")]),
+    "IR-AIRCRAFT-NAME": (
+        [("cards/homeland-bombers.yaml", "    name: Avro Lancaster\n", "    name: Lancaster\n")],
+        lambda g: [_e(loc(g, "cards/homeland-bombers.yaml", "name: Lancaster", "Lancaster"), "IR-AIRCRAFT-NAME",
+                      "Lancaster ('lancaster') is made by Avro, but its printed name does not include the maker's name")]),
+    "IR-EQUIPMENT-ANATOMY": (
+        [("cards/homeland-aaa.yaml", "    bore: 94 mm\n", "")],
+        lambda g: [_e(loc(g, "cards/homeland-aaa.yaml", "kind: aaa", "aaa"), "IR-EQUIPMENT-ANATOMY",
+                      "QF 3.7-inch AA Gun ('qf-3-7-inch') is an anti-aircraft gun without a type (bore)")]),
+    "IR-SHARED-BACK": (
+        [("cards/war-bonds.yaml", "    name: Spitfire Fund\n", "    name: Spitfire Fund\n    back: ir-timeline-back\n")],
+        lambda g: [_e(loc(g, "cards/war-bonds.yaml", "back: ir-timeline-back", "ir-timeline-back"), "IR-SHARED-BACK",
+                      "card 'spitfire-fund' of deck 'war-bonds' has layout 'ir-timeline-back', but the decks starter, "
+                      "war-bonds, homeland must share one back ('ir-back', used by 179 cards), so that they cannot be "
+                      "told apart face down")]),
 }
 
 
@@ -366,6 +413,28 @@ MORE_CASES = {
         lambda g: [_e(loc(g, "cards/targets.yaml", "B-24", after="id: ploesti-1943"), "IR-SPECIAL-TYPE",
                       "Ploiești Refineries ('ploesti-1943') names the B-24 in its special rule, but no B-24 in service in 1943 "
                       "carries its bomb load of 3")]),
+    "IR-SPECIAL-TYPE: the Mosquito recon card does not fly the raid (the failing condition is named)": (
+        [("cards/targets.yaml", "    special: 'Foul weather: the raid scores 1 VP less (never below 1).'\n",
+          "    special: If the raid uses only Mosquitos, +1 VP.\n", "id: berlin-1941")],
+        lambda g: [_e(loc(g, "cards/targets.yaml", "only Mosquitos", "Mosquito", after="id: berlin-1941"),
+                      "IR-SPECIAL-TYPE", "Berlin ('berlin-1941') names the Mosquito in its special rule, but no Mosquito "
+                      "bomber or fighter is in service in 1941 (mosquito 1942-1945, mosquito-nf 1942-1945); mosquito-pr "
+                      "(recon) is, but flies no raid")]),
+    "IR-SPECIAL-TYPE: a type that flies no raid": (
+        [("cards/targets.yaml", "    special: 'Foul weather: the raid scores 1 VP less (never below 1).'\n",
+          "    special: If the raid uses only Ju 86s, +1 VP.\n", "id: berlin-1941")],
+        lambda g: [_e(loc(g, "cards/targets.yaml", "only Ju 86s", "Ju 86", after="id: berlin-1941"),
+                      "IR-SPECIAL-TYPE", "Berlin ('berlin-1941') names the Ju 86 in its special rule, but every Ju 86 "
+                      "is a recon (ju-86p), which flies no raid")]),
+    "IR-EQUIPMENT-ANATOMY: no weather": (
+        [("cards/homeland-bombers.yaml", "    weather: day\n", "", "id: battle")],
+        lambda g: [_e(loc(g, "cards/homeland-bombers.yaml", "kind: bomber", "bomber", after="id: battle"),
+                      "IR-EQUIPMENT-ANATOMY", "Fairey Battle ('battle') has no weather capability; an aircraft is day, "
+                      "night or both")]),
+    "IR-EQUIPMENT-ANATOMY: a bore on a bomber": (
+        [("cards/homeland-bombers.yaml", "    name: Fairey Battle\n", "    name: Fairey Battle\n    bore: 7.7 mm\n")],
+        lambda g: [_e(loc(g, "cards/homeland-bombers.yaml", "bore: 7.7 mm", "7.7"), "IR-EQUIPMENT-ANATOMY",
+                      "Fairey Battle ('battle') is a bomber but has a gun bore; only anti-aircraft guns have one")]),
     "IR-ESCORT: Allied escorts only from 1944": (
         [("cards/targets.yaml", "    escort: false\n", "    escort: true\n", "id: ploesti-1943")],
         lambda g: [_e(loc(g, "cards/targets.yaml", "escort: true", "true", after="id: ploesti-1943"), "IR-ESCORT",
@@ -472,7 +541,8 @@ def test_leader_effect_as_a_card_field(game, capsys, monkeypatch):
 def test_derived_fields_reach_the_cards():
     prep = prepare(GAME, Report(), LAYOUTS)
     cards = {card.id: card for card in prep.game.cards()}
-    assert cards["battle"].data["service_years"] == [1937, 1938, 1939, 1940]
+    # service 1937-1940, within the Timeline's years (values.timeline_years: a derived field reads a value)
+    assert cards["battle"].data["service_years"] == [1939, 1940]
     assert cards["blue-war-bond"].data["deck_nation"] == "british"
     assert cards["white-war-bond"].data["deck_nation"] == "german"
     assert cards["doolittle"].data["effect"] == {"nation": "american", "aircraft": "bomber", "engines": 2,

@@ -218,6 +218,32 @@ CASES = {
         [("cards/items.yaml", "**Exhausted**", "**Weary**")],
         lambda g: [_e(loc(g, "cards/items.yaml", "**Weary**"), "BB-TERM",
                       "card 'letters-from-home' marks 'Weary' as a game term, but the glossary does not define it")]),
+    "BB-CREW-UNIQUE": (
+        [("cards/crew.yaml", "    title: Navigator\n", "    title: Pilot\n")],
+        lambda g: [_e(loc(g, "cards/crew.yaml", "title: Pilot", "Pilot", after="id: navigator"), "BB-CREW-UNIQUE",
+                      "the Pilot is printed 2 times (navigator x1, pilot x1); each of the ten airmen is one card")]),
+    "BB-LOCATIONS-TEXT": (
+        [("cards/items.yaml", "(locations 1 to 10)", "(locations 1 to 9)")],
+        lambda g: [_e(loc(g, "cards/items.yaml", "locations 1 to 9", "1 to 9"), "BB-LOCATIONS-TEXT",
+                      "'First Aid Kit' names cabin locations 1 to 9, but the cabin is locations 1 to 10 of the D12")]),
+    "BB-SCORE-BANDS": (
+        [("game.yaml", "rating: Honorable Showing, min: 7, max: 8", "rating: Honorable Showing, min: 7, max: 7")],
+        lambda g: [_e(loc(g, "game.yaml", "rating: First Class Flight", "9, max"), "BB-SCORE-BANDS",
+                      "no rating covers a score of 8 (next to 'First Class Flight', 9 to 9); the ratings must cover "
+                      "every score from 0 to 10"),
+                   _e(loc(g, "game.yaml", "rating: Honorable Showing", '"7 to 8"'), "BB-SCORE-BANDS",
+                      "'Honorable Showing' prints the band '7 to 8', but its band is 7")]),
+    "BB-MAJOR-TRACK": (
+        [("game.yaml", '"DESTROYED"]', '"1 re-roll", "DESTROYED"]')],
+        lambda g: [_e(loc(g, "game.yaml", "major_damage: [", "["), "BB-MAJOR-TRACK",
+                      "the Major Damage Track has 7 spaces, but its 5 black cubes go one on each space except the top "
+                      "one: it has 6 spaces")]),
+    "BB-RUN-BACK": (
+        [("cards/items.yaml", "    title: Lucky Coin\n", "    title: Lucky Coin\n    back: crew-eliminated\n")],
+        lambda g: [_e(loc(g, "cards/items.yaml", "back: crew-eliminated", "crew-eliminated"), "BB-RUN-BACK",
+                      "card 'lucky-coin' of deck 'bombing-run' has layout 'crew-eliminated', but the decks bombing-run "
+                      "must share one back ('bombing-run-back', used by 41 cards), so that they cannot be told apart "
+                      "face down")]),
     "BB-ACTION-HOLDER": (
         [("cards/crew.yaml", "      - name: Evade\n        kind: evade\n        text: \"Lower an **Enemy** die assigned "
           "to a **Ground Attack** by 2. May be used after the die is rolled.\"\n", "")],
@@ -228,7 +254,7 @@ CASES = {
 
 def test_every_rule_has_a_mutation_test():
     rules = yaml.safe_load((BOMBER / "rules.yaml").read_text("utf-8"))
-    ids = {rule["id"] for kind in ("checks", "recipes", "references") for rule in rules[kind]}
+    ids = {rule["id"] for kind in ("checks", "recipes", "references", "hidden_backs") for rule in rules[kind]}
     ids |= {rules["glossary"]["id"], rules["glossary"]["actions"]["id"]}
     assert ids == set(CASES)
 
@@ -261,6 +287,21 @@ MORE_CASES = {
                    _e(loc(g, "cards/missions.yaml", "kind: [battleships]", "3", after="id: sea-strike"), "BB-MISSION-DECK",
                       "recipe of 'sea-strike': '3x Battleships' needs 3 cards, but the pool (the base cards and those "
                       "of Operation: Sea Strike) has 0: no card")]),
+    "BB-LOCATIONS-TEXT in a crew action": (
+        [("cards/crew.yaml", "engine (11 or 12)", "engine (11 or 13)")],
+        lambda g: [_e(loc(g, "cards/crew.yaml", "engine (11 or 13)", "(11"), "BB-LOCATIONS-TEXT",
+                      "'Navigator' names the engines as 11 and 13, but the engines are locations 11 and 12 of the D12")]),
+    "BB-SCORE-BANDS overlap and the top score": (
+        [("game.yaml", "rating: Valiant Effort, min: 5, max: 6", "rating: Valiant Effort, min: 5, max: 7"),
+         ("game.yaml", "rating: Perfect Performance, min: 10, max: 10", "rating: Perfect Performance, min: 10, max: 11")],
+        lambda g: [_e(loc(g, "game.yaml", "rating: Honorable Showing", "7, max"), "BB-SCORE-BANDS",
+                      "'Honorable Showing' (7 to 8) overlaps 'Valiant Effort' (5 to 7); each score has one rating"),
+                   _e(loc(g, "game.yaml", "rating: Perfect Performance", "11}"), "BB-SCORE-BANDS",
+                      "'Perfect Performance' goes up to 11, but the highest score is 10 (5 black cubes + 5 dice)")]),
+    "BB-CREW-UNIQUE two copies": (
+        [("cards/crew.yaml", "  - id: tail-gunner\n", "  - id: tail-gunner\n    quantity: 2\n")],
+        lambda g: [_e(loc(g, "cards/crew.yaml", "quantity: 2", "2", after="id: tail-gunner"), "BB-CREW-UNIQUE",
+                      "the Tail Gunner is printed 2 times (tail-gunner x2); each of the ten airmen is one card")]),
     "BB-ACTION-HOLDER exclusive": (
         [("cards/crew.yaml", "      - name: Spot\n", "      - name: Evade\n        kind: evade\n        text: \"Evade.\"\n"
           "      - name: Spot\n")],
