@@ -55,8 +55,8 @@ def test_unknown_key_without_a_close_match_lists_the_allowed_keys(tmp_path, chec
     make_game(tmp_path, cards_yaml=CARDS_YAML.replace("    cost: 1", "    cost: 1\n    zzz: 1"))
     [diag] = check_json(check)
     assert (diag["line"], diag["col"], diag["message"]) == (6, 5, "unknown key 'zzz'")
-    assert diag["help"] == ("allowed keys: authored, back, cost, front, id, note, quantity, series, text, title, "
-                            "variants")
+    assert diag["help"] == ("allowed keys: authored, back, changed, cost, front, id, note, quantity, series, text, "
+                            "title, variants")
 
 
 def test_wrong_type_points_at_the_value(tmp_path, check):
