@@ -102,6 +102,16 @@ def _offset(text: str | None) -> tuple[float, float]:
     return (x * 72 / 25.4, y * 72 / 25.4)
 
 
+def cmd_calibrate(args) -> int:
+    from .output.calibrate import write_calibration
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / f"calibrate-{args.paper}.pdf"
+    write_calibration(target, args.paper, args.flip)
+    print(f"wrote {target}", file=sys.stderr)
+    return EXIT_OK
+
+
 def cmd_build(args) -> int:
     from .output.parallel import Job, build_all  # the writer and PDF reader: not needed by `check`
     combined = Report()
@@ -466,6 +476,12 @@ def parser() -> argparse.ArgumentParser:
     i.add_argument("--out", help="the YAML file to write (default: FILE with .yaml)")
     i.add_argument("--force", action="store_true", help="replace --out if it exists")
     i.set_defaults(func=cmd_import)
+
+    k = sub.add_parser("calibrate", help="write a one-sheet duplex test that measures --back-offset")
+    k.add_argument("--paper", choices=PAPERS, default="a4")
+    k.add_argument("--flip", choices=("long", "short"), default="long")
+    k.add_argument("--out", default="build", help="folder for calibrate-<paper>.pdf (default: build/)")
+    k.set_defaults(func=cmd_calibrate)
 
     s = sub.add_parser("schema", help="write the JSON Schemas for editors")
     s.add_argument("game", nargs="?", help="also write one card schema per deck of this game")
