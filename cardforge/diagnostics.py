@@ -40,12 +40,13 @@ class Diagnostic:
     def render(self, root: Path | None = None) -> str:
         """The headline, the offending source line with a caret, and the help line."""
         out = [self.headline(root)]
-        source = _source_line(self.position)
-        if source is not None:
+        excerpt = _excerpt(self.position)
+        if excerpt is not None:
+            source, shift = excerpt
             gutter = str(self.position.line)
             out.append(f"{' ' * len(gutter)} |")
-            out.append(f"{gutter} | {source}")
-            out.append(f"{' ' * len(gutter)} | {' ' * (self.position.col - 1)}^")
+            out.append(f"{gutter} | {'…' if shift else ''}{source}")
+            out.append(f"{' ' * len(gutter)} | {' ' * (self.position.col - 1 - shift + (1 if shift else 0))}^")
         if self.help:
             out.append(f"  = help: {self.help}")
         return "\n".join(out)
@@ -76,29 +77,74 @@ def display_path(path: Path, root: Path | None) -> str:
 
 
 _line_cache: dict[tuple, list[str]] = {}
+MAX_EXCERPT = 160  # characters of a source line shown under a diagnostic
 
 
 def _source_line(pos: Position | None) -> str | None:
+    """The line a diagnostic points at (only the part around the column of a very long line)."""
+    excerpt = _excerpt(pos)
+    return None if excerpt is None else excerpt[0]
+
+
+def _excerpt(pos: Position | None) -> tuple[str, int] | None:
     """The line a diagnostic points at, as the file is now (a long-running preview sees edits)."""
     if pos is None:
         return None
+    lines = source_lines(pos.path)
+    if 1 <= pos.line <= len(lines):
+        line = lines[pos.line - 1].expandtabs(1)
+        if len(line) > MAX_EXCERPT:  # a minified JSON or a manifest: only the part around the column
+            start = max(0, min(pos.col - 1 - MAX_EXCERPT // 2, len(line) - MAX_EXCERPT))
+            return line[start:start + MAX_EXCERPT], start
+        return line, 0
+    return None
+
+
+def source_lines(path: Path) -> list[str]:
+    """The lines of a source file as it is now (cached while it is unchanged)."""
     try:
-        st = Path(pos.path).stat()
+        st = Path(path).stat()
     except OSError:
-        return None
-    key = (str(pos.path), st.st_mtime_ns, st.st_size)
+        return []
+    key = (str(path), st.st_mtime_ns, st.st_size)
     lines = _line_cache.get(key)
     if lines is None:
         try:
-            lines = Path(pos.path).read_text(encoding="utf-8", errors="replace").splitlines()
+            lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
         except OSError:
-            return None
+            return []
         if len(_line_cache) > 256:
             _line_cache.clear()
         _line_cache[key] = lines
-    if 1 <= pos.line <= len(lines):
-        return lines[pos.line - 1].expandtabs(1)
-    return None
+    return lines
+
+
+def refine(pos: Position, needle: str | None, nth: int = 0) -> Position:
+    """`pos` moved to where `needle` occurs (its `nth` occurrence) in the value starting there (same
+    or continuation lines).  In a JSON string the column counts escapes as written."""
+    if not needle:
+        return pos
+    lines = source_lines(pos.path)
+    if not 1 <= pos.line <= len(lines):
+        return pos
+    first = lines[pos.line - 1]
+    indent = len(first) - len(first.lstrip())
+    start = pos.col - 1
+    for number in range(pos.line - 1, min(len(lines), pos.line + 40)):
+        line = lines[number]
+        if number >= pos.line and line.strip() and len(line) - len(line.lstrip()) <= indent \
+                and not str(pos.path).endswith(".json"):
+            break
+        index = line.find(needle, start)
+        while index >= 0:
+            if nth == 0:
+                return Position(pos.path, number + 1, index + 1)
+            nth -= 1
+            index = line.find(needle, index + 1)
+        start = 0
+        if str(pos.path).endswith(".json"):
+            break  # a JSON string is on one line
+    return pos
 
 
 @dataclass

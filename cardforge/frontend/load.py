@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from ..diagnostics import Position, Report
+from .jsonload import load_json, pointer_join  # noqa: F401  (pointer_join: used across the front end)
 
 # libyaml's safe loader when PyYAML was built with it (20x faster); its nodes carry the same marks.
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -41,11 +42,6 @@ class Document:
             if not probe:
                 return Position(self.path, 1, 1)
             probe = probe.rsplit("/", 1)[0]
-
-
-def pointer_join(base: str, part: str | int) -> str:
-    text = str(part).replace("~", "~0").replace("/", "~1")
-    return f"{base}/{text}"
 
 
 class _Limits(Exception):
@@ -148,7 +144,8 @@ file_memo: FileMemo | None = None
 
 
 def load_yaml(path: Path, report: Report, display_name: Path | None = None) -> Document | None:
-    """Load one YAML file; problems go to `report`, and None means unusable."""
+    """Load one YAML file (or a JSON file, by its .json suffix); problems go to `report`, and None
+    means unusable."""
     path = Path(path)
     memo = file_memo
     key = memo.stamp(path) + (str(display_name),) if memo is not None and memo.stamp(path) else None
@@ -174,7 +171,7 @@ def _load_yaml(path: Path, report: Report, display_name: Path | None = None) -> 
         report.error("E-IO", f"cannot read file: {exc.strerror}", Position(path, 1, 1))
         return None
     if len(raw) > MAX_FILE_BYTES:
-        report.error("E-YAML", f"file is larger than {MAX_FILE_BYTES // 1024 // 1024} MB", Position(path, 1, 1))
+        report.error("E-JSON" if path.suffix.lower() == ".json" else "E-YAML", f"file is larger than {MAX_FILE_BYTES // 1024 // 1024} MB", Position(path, 1, 1))
         return None
     try:
         text = raw.decode("utf-8")
@@ -182,6 +179,8 @@ def _load_yaml(path: Path, report: Report, display_name: Path | None = None) -> 
         report.error("E-YAML", f"file is not UTF-8 (byte {exc.start})", Position(path, 1, 1),
                      help="save the file as UTF-8")
         return None
+    if path.suffix.lower() == ".json":  # JSON as published: its own reader, with the same positions
+        return doc if load_json(doc, text, report, MAX_NODES) else None
     try:
         node = yaml.compose(text, Loader=_SAFE_LOADER)
     except yaml.YAMLError:
