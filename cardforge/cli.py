@@ -237,7 +237,13 @@ def cmd_schema(args) -> int:
             _emit(report, "text")
             return EXIT_CONTENT
         for deck in game.decks:
-            schema = deck_card_schema(deck.fields, game.data["decks"][int(deck.pointer.rsplit("/", 1)[1])].get("required", []))
+            key, index = deck.pointer.strip("/").split("/")
+            deck_data = game.data[key][int(index)]
+            if "schema" in deck_data:  # a community set's cards: its own schema is the one to use
+                print(f"deck '{deck.id}': its cards follow the set's own schema, {deck_data['schema']}",
+                      file=sys.stderr)
+                continue
+            schema = deck_card_schema(deck.fields, deck_data.get("required", []))
             schema["$id"] = f"https://cardforge.dev/schemas/{game.id}/{deck.id}.cards.schema.json"
             path = out / f"{game.id}.{deck.id}.cards.schema.json"
             path.write_text(json.dumps(schema, indent=2) + "\n", "utf-8")
