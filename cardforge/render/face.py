@@ -464,6 +464,13 @@ class CardRenderer:
         c.restoreState()
         record.update(header=headers, rows=cells, size=s,
                       columns=[round(mm(v), 2) for v in widths])
+        icons: dict[str, int] = {}  # inline :icons: of the cells, so that the verifier can own them
+        for r, texts in enumerate(printed):
+            for text in texts:
+                for name, n in self._rich(text, font, "bold" if r == 0 else props.get("style", "regular")).icons.items():
+                    icons[name] = icons.get(name, 0) + n
+        if icons:
+            record["icons"] = icons
 
     def _table_plan(self, headers, cells, font, size, width, pad, leading):
         """Column widths (natural widths, shrunk towards longest-word widths to fit) and row heights."""
