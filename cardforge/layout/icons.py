@@ -82,7 +82,9 @@ _drawings: dict[tuple, object] = {}
 
 
 def _drawing(source: Path | str, color: str):
-    key = (str(source), color)
+    # Keyed by the file's size and time too: the preview server reloads an icon that was edited.
+    stamp = (source.stat().st_mtime_ns, source.stat().st_size) if isinstance(source, Path) else ()
+    key = (str(source), color, stamp)
     if key not in _drawings:
         text = source.read_text("utf-8") if isinstance(source, Path) else source
         text = text.replace("currentColor", color)
