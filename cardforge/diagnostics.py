@@ -47,9 +47,10 @@ class Diagnostic:
         source = None if self.position is None or self.position.cell else _source_line(self.position)
         if source is not None:
             gutter = str(self.position.line)
+            source, col = _excerpt(source, self.position.col)
             out.append(f"{' ' * len(gutter)} |")
             out.append(f"{gutter} | {source}")
-            out.append(f"{' ' * len(gutter)} | {' ' * (self.position.col - 1)}^")
+            out.append(f"{' ' * len(gutter)} | {' ' * (col - 1)}^")
         if self.help:
             out.append(f"  = help: {self.help}")
         return "\n".join(out)
@@ -75,11 +76,27 @@ def display_path(path: Path, root: Path | None) -> str:
     base = root or Path.cwd()
     try:
         return path.resolve().relative_to(base.resolve()).as_posix()
-    except ValueError:
+    except (ValueError, RuntimeError, OSError):  # outside the base, or a symbolic-link loop
         return path.as_posix()
 
 
 _line_cache: dict[tuple, list[str]] = {}
+
+
+EXCERPT = 100  # characters of a source line shown around the column
+
+
+def _excerpt(source: str, col: int) -> tuple[str, int]:
+    """At most EXCERPT characters of a line around `col` (a minified file has one long line),
+    control characters shown as '?'; returns the text and the column within it."""
+    source = "".join(ch if ch.isprintable() else "?" for ch in source)
+    if len(source) <= EXCERPT:
+        return source, col
+    start = max(0, min(col - 1 - EXCERPT // 2, len(source) - EXCERPT))
+    text = source[start:start + EXCERPT]
+    prefix = "..." if start else ""
+    suffix = "..." if start + EXCERPT < len(source) else ""
+    return prefix + text + suffix, col - start + len(prefix)
 
 
 def _source_line(pos: Position | None) -> str | None:

@@ -20,6 +20,11 @@ from ..diagnostics import Position, Report
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_NODES = 500_000  # values after alias expansion
+MAX_DEPTH = 100  # lists and mappings inside each other
+MAX_INT_DIGITS = 18  # an integer has at most this many digits (below 2**63)
+# libyaml's C composer recurses once per level and crashes the process (SIGSEGV) at some tens of
+# thousands of levels; a file that could nest deeper than this is first scanned event by event.
+_SCAN_ABOVE = 2000
 
 
 @dataclass
@@ -49,8 +54,35 @@ def pointer_join(base: str, part: str | int) -> str:
 
 
 class _Limits(Exception):
-    def __init__(self, message: str, mark):
-        self.message, self.mark = message, mark
+    def __init__(self, message: str, mark, code: str = "E-YAML"):
+        self.message, self.mark, self.code = message, mark, code
+
+
+def _depth_bound(text: str) -> int:
+    """An upper bound of a YAML text's nesting depth: every flow level opens with '[' or '{', and
+    every block level either indents or starts with '- ' or '? ' on a line (at most two a column)."""
+    longest = max((len(line) for line in text.splitlines()), default=0)
+    return text.count("[") + text.count("{") + 2 * longest + 2
+
+
+def too_deep(text: str, loader=_SAFE_LOADER):
+    """The mark where a YAML text nests deeper than MAX_DEPTH, or None; parsed event by event
+    (libyaml's parser keeps its own stack, so this never recurses)."""
+    depth = 0
+    opening = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+    closing = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+    for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, opening):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return event.start_mark
+        elif isinstance(event, closing):
+            depth -= 1
+    return None
+
+
+def depth_message() -> str:
+    return f"nested more than {MAX_DEPTH} levels deep (the limit of nesting depth)"
 
 
 class _Builder:
@@ -61,6 +93,7 @@ class _Builder:
         self.count = 0
         self.constructor = yaml.SafeLoader("")  # for scalar resolution only
         self.active: set[int] = set()
+        self.depth = 0
 
     def _pos(self, mark) -> Position:
         return Position(self.doc.path, mark.line + 1, mark.column + 1)
@@ -74,23 +107,38 @@ class _Builder:
             return self._scalar(node)
         if id(node) in self.active:
             raise _Limits("recursive alias: a node contains itself", node.start_mark)
+        if self.depth >= MAX_DEPTH:
+            raise _Limits(depth_message(), node.start_mark, "E-LIMIT")
         self.active.add(id(node))
+        self.depth += 1
         try:
             if isinstance(node, yaml.SequenceNode):
                 return [self.build(item, pointer_join(pointer, i)) for i, item in enumerate(node.value)]
             return self._mapping(node, pointer)
         finally:
             self.active.discard(id(node))
+            self.depth -= 1
 
     def _scalar(self, node) -> Any:
         if node.tag == "tag:yaml.org,2002:timestamp":
             return node.value  # keep dates as written ("1943-08-17"), JSON has no date type
         if node.tag in ("tag:yaml.org,2002:binary",):
             return node.value
+        if node.tag == "tag:yaml.org,2002:int" and sum(ch.isalnum() for ch in node.value) > MAX_INT_DIGITS + 2:
+            self.report.error("E-LIMIT", f"integer of {len(node.value)} characters is larger than the limit of "
+                              f"integer size ({MAX_INT_DIGITS} digits)", self._pos(node.start_mark),
+                              help="write it as a string in quotes if it is an identifier, not a number")
+            return 0
         try:
-            return self.constructor.construct_object(node, deep=True)
-        except yaml.YAMLError:
+            value = self.constructor.construct_object(node, deep=True)
+        except (yaml.YAMLError, ValueError):
             return node.value
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** MAX_INT_DIGITS:
+            self.report.error("E-LIMIT", f"integer {value} is larger than the limit of integer size "
+                              f"({MAX_INT_DIGITS} digits)", self._pos(node.start_mark),
+                              help="write it as a string in quotes if it is an identifier, not a number")
+            return 0
+        return value
 
     def _mapping(self, node, pointer: str) -> dict:
         result: dict[str, Any] = {}
@@ -174,7 +222,8 @@ def _load_yaml(path: Path, report: Report, display_name: Path | None = None) -> 
         report.error("E-IO", f"cannot read file: {exc.strerror}", Position(path, 1, 1))
         return None
     if len(raw) > MAX_FILE_BYTES:
-        report.error("E-YAML", f"file is larger than {MAX_FILE_BYTES // 1024 // 1024} MB", Position(path, 1, 1))
+        report.error("E-LIMIT", f"file is larger than the limit of file size ({MAX_FILE_BYTES // 1024 // 1024} MB)",
+                     Position(path, 1, 1), help="split it into several files")
         return None
     try:
         text = raw.decode("utf-8")
@@ -183,6 +232,11 @@ def _load_yaml(path: Path, report: Report, display_name: Path | None = None) -> 
                      help="save the file as UTF-8")
         return None
     try:
+        deep = too_deep(text) if _depth_bound(text) > _SCAN_ABOVE else None
+        if deep is not None:
+            report.error("E-LIMIT", depth_message(), Position(path, deep.line + 1, deep.column + 1),
+                         help="a card game's data needs only a few levels; flatten it")
+            return None
         node = yaml.compose(text, Loader=_SAFE_LOADER)
     except yaml.YAMLError:
         node = None  # parse again below with the pure-Python loader, whose messages say more
@@ -206,10 +260,10 @@ def _load_yaml(path: Path, report: Report, display_name: Path | None = None) -> 
     try:
         doc.data = _Builder(doc, report).build(node, "")
     except _Limits as exc:
-        report.error("E-YAML", exc.message, Position(path, exc.mark.line + 1, exc.mark.column + 1))
+        report.error(exc.code, exc.message, Position(path, exc.mark.line + 1, exc.mark.column + 1))
         return None
-    except RecursionError:
-        report.error("E-YAML", "document is nested too deeply", Position(path, 1, 1))
+    except RecursionError:  # cannot happen below MAX_DEPTH; kept as a guard
+        report.error("E-LIMIT", depth_message(), Position(path, 1, 1))
         return None
     # After a duplicate key the first value is kept so that later stages can still
     # report their own errors; the build fails anyway because the report has errors.

@@ -7,6 +7,7 @@ the document and JSON pointer it came from, so later stages can point at it.
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -139,12 +140,20 @@ class Game:
         return info
 
 
+MAX_PATH, MAX_NAME = 1024, 255  # characters of a relative path, bytes of one of its names
+
+
 def safe_path(root: Path, relative: str) -> Path | None:
     """`relative` resolved inside `root`, or None if it would leave it (.., absolute, symlink)."""
     if not relative or Path(relative).is_absolute() or "\\" in relative or "\x00" in relative:
         return None
+    if len(relative) > MAX_PATH or any(len(part.encode("utf-8", "replace")) > MAX_NAME for part in Path(relative).parts):
+        return None  # the file system would refuse the name ("File name too long")
     root = root.resolve()
-    candidate = (root / relative).resolve()
+    try:
+        candidate = (root / relative).resolve()
+    except (RuntimeError, OSError):  # a symbolic-link loop: it names no file (is_file() is False)
+        candidate = Path(os.path.normpath(root / relative))
     try:
         candidate.relative_to(root)
     except ValueError:

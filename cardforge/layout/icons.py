@@ -10,11 +10,16 @@ from __future__ import annotations
 import difflib
 import io
 import logging
+import math
+import re
 from pathlib import Path
 
+from lxml import etree
 from reportlab.graphics import renderPDF
 from reportlab.graphics.renderbase import STATE_DEFAULTS
 from svglib.svglib import svg2rlg
+
+from ..diagnostics import Position
 
 logging.getLogger("svglib").setLevel(logging.ERROR)
 # reportlab's drawing renderer selects a default font (Helvetica, never embedded) even for
@@ -78,6 +83,84 @@ class IconLibrary:
         return guess[0] if guess else None
 
 
+MAX_SVG_BYTES = 1024 * 1024  # one icon file
+MAX_SVG_ELEMENTS = 20_000  # elements in one icon
+_SVG = "{http://www.w3.org/2000/svg}"
+_XLINK = "{http://www.w3.org/1999/xlink}href"
+
+
+class IconError(Exception):
+    """An icon file that cannot be used, reported at the file (and line) where it is wrong."""
+
+    def __init__(self, source: Path | str, message: str, line: int = 1, col: int = 1, help: str | None = None):
+        super().__init__(message)
+        self.code, self.message = "E-ICON", message
+        self.help = help or "open the icon in an SVG editor and save it again as plain SVG (UTF-8)"
+        self.position = Position(source, max(line, 1), max(col, 1)) if isinstance(source, Path) else None
+
+
+def _svg_text(source: Path | str) -> str:
+    """An icon's SVG as text, refused with an IconError when it is not a usable SVG file."""
+    if not isinstance(source, Path):
+        return source
+    try:
+        if source.stat().st_size > MAX_SVG_BYTES:
+            raise IconError(source, f"icon file is larger than the limit of {MAX_SVG_BYTES // 1024} KB",
+                            help="an icon is a small single-colour drawing; simplify it or export it again")
+        raw = source.read_bytes()
+    except IsADirectoryError:
+        raise IconError(source, "this icon is a folder, not an SVG file",
+                        help="icons/ holds one .svg file per icon; rename or remove the folder") from None
+    except OSError as exc:
+        raise IconError(source, f"cannot read icon file: {exc.strerror}") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        hint = " (it is UTF-16)" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
+        raise IconError(source, f"icon file is not UTF-8{hint} (byte {exc.start})",
+                        help="save the SVG as UTF-8") from None
+
+
+def _check_svg(source: Path | str, text: str) -> None:
+    """Refuse what svglib would crash on or should never see: broken XML, entities, references
+    to other files or URLs, a drawing without a size, too many elements."""
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
+                             remove_comments=True)
+    try:
+        root = etree.fromstring(text.encode("utf-8"), parser)
+    except etree.XMLSyntaxError as exc:
+        line, col = exc.position if exc.position else (1, 1)
+        message = re.sub(r",? line \d+(, column \d+)?", "", (exc.msg or "syntax error").strip())
+        raise IconError(source, f"icon is not well-formed XML: {message}", line, col) from None
+    tree = root.getroottree()
+    if tree.docinfo.internalDTD is not None or "<!ENTITY" in text:
+        raise IconError(source, "icon declares a DOCTYPE or entities, which are refused (entity expansion, "
+                        "external entities)", help="remove the <!DOCTYPE ...> block; icons need no entities")
+    if root.tag not in (f"{_SVG}svg", "svg"):
+        raise IconError(source, f"icon's root element is <{etree.QName(root).localname}>, not <svg>",
+                        root.sourceline or 1)
+    count = 0
+    for element in root.iter():
+        count += 1
+        if count > MAX_SVG_ELEMENTS:
+            raise IconError(source, f"icon has more than the limit of {MAX_SVG_ELEMENTS} elements",
+                            element.sourceline or 1, help="simplify the drawing")
+        if not isinstance(element.tag, str):
+            continue
+        href = element.get(_XLINK) or element.get("href")
+        if href is not None and not href.startswith("#") and not re.match(r"data:image/(png|jpe?g);base64,", href):
+            raise IconError(source, f"icon refers to '{href[:60]}' outside itself; references to other files "
+                            "and URLs are refused", element.sourceline or 1,
+                            help="draw it inside the SVG, or refer to an element of the same file ('#id')")
+        style = element.get("style") or (element.text if etree.QName(element).localname == "style" else "")
+        if style and re.search(r"url\(\s*['\"]?(?!#)|@import", style):
+            raise IconError(source, "icon's style refers to another file or URL, which is refused",
+                            element.sourceline or 1)
+    if root.get("viewBox") is None and (root.get("width") is None or root.get("height") is None):
+        raise IconError(source, "icon has no size: its <svg> has neither a viewBox nor width and height",
+                        root.sourceline or 1, help='add viewBox="0 0 W H" to the <svg> element')
+
+
 _drawings: dict[tuple, object] = {}
 
 
@@ -86,13 +169,26 @@ def _drawing(source: Path | str, color: str):
     stamp = (source.stat().st_mtime_ns, source.stat().st_size) if isinstance(source, Path) else ()
     key = (str(source), color, stamp)
     if key not in _drawings:
-        text = source.read_text("utf-8") if isinstance(source, Path) else source
-        text = text.replace("currentColor", color)
-        drawing = svg2rlg(io.BytesIO(text.encode("utf-8")))
-        if drawing is None:
-            raise ValueError(f"cannot read SVG {source}")
+        try:
+            text = _svg_text(source)
+            _check_svg(source, text)
+            text = text.replace("currentColor", color)
+            try:
+                drawing = svg2rlg(io.BytesIO(text.encode("utf-8")))
+            except Exception as exc:  # svglib's errors on bad attribute values, e.g. a length '1q0'
+                raise IconError(source, f"icon cannot be drawn: {exc}") from None
+            if drawing is None:
+                raise IconError(source, "icon cannot be read as SVG")
+            if not all(math.isfinite(v) and v > 0 for v in (drawing.width, drawing.height)):
+                raise IconError(source, f"icon has no usable size ({drawing.width} x {drawing.height})",
+                                help='give the <svg> element a viewBox="0 0 W H" with W and H above 0')
+        except IconError as exc:
+            drawing = exc
         _drawings[key] = drawing
-    return _drawings[key]
+    drawing = _drawings[key]
+    if isinstance(drawing, IconError):
+        raise drawing
+    return drawing
 
 
 class IconPainter:

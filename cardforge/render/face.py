@@ -16,7 +16,7 @@ from reportlab.lib.colors import Color, HexColor
 from ..layout import text as richtext
 from ..diagnostics import Report, display_path
 from ..layout.fonts import FontBook
-from ..layout.icons import IconLibrary, IconPainter
+from ..layout.icons import IconError, IconLibrary, IconPainter
 from ..layout.layouts import Frame, Layout
 from ..layout.repeat import RepeatError, expand
 from ..geometry import shape_path, track_cells
@@ -94,6 +94,9 @@ class CardRenderer:
         for frame, frame_ctx in self._placed(layout, piece, side, ctx):
             try:
                 record = self._frame(frame, layout, piece, frame_ctx, x, y, bleed)
+            except IconError as exc:
+                self._icon_error(exc, piece)
+                continue
             except RenderError as exc:
                 if (piece.id, side, frame.name) in self._reported:
                     continue
@@ -105,6 +108,13 @@ class CardRenderer:
                 records.append(record)
         c.restoreState()
         return records
+
+    def _icon_error(self, exc: IconError, piece: Piece) -> None:
+        """A broken icon file is reported once, at the file, however many faces use it."""
+        where = exc.position or piece.pos()
+        if ("icon", where) not in self._reported:
+            self._reported.add(("icon", where))
+            self.report.error(exc.code, exc.message, where, help=exc.help)
 
     def _placed(self, layout: Layout, piece: Piece, side: str, ctx: dict):
         """The layout's frames with their contexts; a repeat frame gives its children once per row."""

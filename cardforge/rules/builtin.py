@@ -74,10 +74,10 @@ def check_assets(game: Game, report: Report, icons, fonts, faces: dict, boards: 
                     used.images.add(path)
     folder = game.root / "icons"
     if folder.is_dir():
-        root = game.root.resolve()
+        root = _resolved(game.root)
         for svg in sorted(folder.glob("*.svg")):
             try:
-                svg.resolve().relative_to(root)
+                _resolved(svg).relative_to(root)
             except ValueError:
                 report.error("E-PATH", f"icon '{svg.name}' links to a file outside the game folder",
                              Position(game.doc.path, 1, 1), help="copy the icon into the game's icons/ folder")
@@ -112,12 +112,12 @@ def check_changed(game: Game, report: Report) -> None:
 
 def check_unused_layouts(game: Game, report: Report, layouts) -> None:
     """Layout files of this game (its layouts/ and layouts/<game>/) that nothing uses."""
-    loaded = {doc.path.resolve() for doc in layouts.loaded.values() if doc is not None}
-    loaded |= {path.resolve() for layout in layouts.resolved.values() if layout is not None for path in layout.files}
+    loaded = {_resolved(doc.path) for doc in layouts.loaded.values() if doc is not None}
+    loaded |= {_resolved(path) for layout in layouts.resolved.values() if layout is not None for path in layout.files}
     own_roots = [root for root in layouts.roots if root.name != "common"]
     for root in own_roots:
         for path in sorted(root.rglob("*.yaml")):
-            if path.resolve() not in loaded:
+            if _resolved(path) not in loaded:
                 name = path.relative_to(root).with_suffix("").as_posix()
                 report.warning("W-UNUSED-LAYOUT", f"layout '{name}' is not used by any deck, card or board",
                                Position(path, 1, 1),
@@ -189,10 +189,18 @@ def check_unused_icons(game: Game, report: Report, used: AssetUse) -> None:
                        help="use them in a layout or a card's text (:name:), or delete them")
 
 
+def _resolved(path: Path) -> Path:
+    """The path with its links followed; a symbolic-link loop stays as it is."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError):
+        return path
+
+
 def check_files(game: Game, report: Report, used: AssetUse) -> None:
     """Every file of the game folder is loaded, used, or reported here."""
-    known = {doc.path.resolve() for doc in game.documents} | {p.resolve() for p in used.images}
-    known.add((game.root / RULES_FILE).resolve())
+    known = {_resolved(doc.path) for doc in game.documents} | {_resolved(p) for p in used.images}
+    known.add(_resolved(game.root / RULES_FILE))
     for files in game.data.get("fonts", {}).values():
         for rel in files.values():
             path = safe_path(game.root, rel)
@@ -205,7 +213,7 @@ def check_files(game: Game, report: Report, used: AssetUse) -> None:
         for name in sorted(files):
             path = here / name
             rel = path.relative_to(game.root)
-            if path.resolve() in known or KEEP_FILES.match(name):
+            if _resolved(path) in known or KEEP_FILES.match(name):
                 continue
             if rel.parts[0] == "icons" and path.suffix.lower() == ".svg":
                 continue  # an icon; unused ones are W-UNUSED-ICON
