@@ -103,23 +103,57 @@ def _source_line(pos: Position | None) -> str | None:
     """The line a diagnostic points at, as the file is now (a long-running preview sees edits)."""
     if pos is None:
         return None
-    try:
-        st = Path(pos.path).stat()
-    except OSError:
-        return None
-    key = (str(pos.path), st.st_mtime_ns, st.st_size)
-    lines = _line_cache.get(key)
-    if lines is None:
-        try:
-            lines = Path(pos.path).read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            return None
-        if len(_line_cache) > 256:
-            _line_cache.clear()
-        _line_cache[key] = lines
+    lines = source_lines(pos.path)
     if 1 <= pos.line <= len(lines):
         return lines[pos.line - 1].expandtabs(1)
     return None
+
+
+def source_lines(path: Path) -> list[str]:
+    """The lines of a source file as it is now (cached while it is unchanged)."""
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return []
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    lines = _line_cache.get(key)
+    if lines is None:
+        try:
+            lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            return []
+        if len(_line_cache) > 256:
+            _line_cache.clear()
+        _line_cache[key] = lines
+    return lines
+
+
+def refine(pos: Position, needle: str | None, nth: int = 0) -> Position:
+    """`pos` moved to where `needle` occurs (its `nth` occurrence) in the value starting there (same
+    or continuation lines).  In a JSON string the column counts escapes as written."""
+    if not needle or pos.cell:  # a spreadsheet cell is as precise as it gets
+        return pos
+    lines = source_lines(pos.path)
+    if not 1 <= pos.line <= len(lines):
+        return pos
+    first = lines[pos.line - 1]
+    indent = len(first) - len(first.lstrip())
+    start = pos.col - 1
+    for number in range(pos.line - 1, min(len(lines), pos.line + 40)):
+        line = lines[number]
+        if number >= pos.line and line.strip() and len(line) - len(line.lstrip()) <= indent \
+                and not str(pos.path).endswith(".json"):
+            break
+        index = line.find(needle, start)
+        while index >= 0:
+            if nth == 0:
+                return Position(pos.path, number + 1, index + 1)
+            nth -= 1
+            index = line.find(needle, index + 1)
+        start = 0
+        if str(pos.path).endswith(".json"):
+            break  # a JSON string is on one line
+    return pos
 
 
 @dataclass

@@ -12,6 +12,7 @@ from .frontend.model import Card, Game, load_game, safe_path, size_points
 from .layout.fonts import FontError, fonts_for_game
 from .layout.icons import IconLibrary
 from .layout.layouts import Layout, LayoutSet
+from .layout.markup import apply_markup
 from .rules import check_game
 
 
@@ -26,8 +27,13 @@ class Prepared:
     boards: dict[str, Layout | None]  # board or reference sheet id -> layout
 
 
+COMMON_LAYOUTS = Path(__file__).resolve().parent / "layout" / "common"  # shipped inside the package
+
+
 def layout_roots(game_dir: Path, game_id: str, layouts_dir: Path | None) -> list[Path]:
-    """Where a game's layouts are found: its own layouts/, then the shared library's folders."""
+    """Where a game's layouts are found: its own layouts/, then the library's folders for the game
+    and its common/ (the library is --layouts, or layouts/ beside content/), then the common
+    layouts shipped with cardforge, so that a game folder works from any directory."""
     game_dir = Path(game_dir)
     if layouts_dir is None:
         guess = game_dir.resolve().parent.parent / "layouts"  # content/<game> beside layouts/
@@ -35,7 +41,7 @@ def layout_roots(game_dir: Path, game_id: str, layouts_dir: Path | None) -> list
     roots = [game_dir / "layouts"]
     if layouts_dir is not None:
         roots += [Path(layouts_dir) / game_id, Path(layouts_dir) / "common"]
-    return roots
+    return roots + [COMMON_LAYOUTS]
 
 
 def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None,
@@ -64,6 +70,7 @@ def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None,
     roots = layout_roots(game_dir, game.id, layouts_dir)
     layouts = LayoutSet(roots, report, game.min_type)
     icons = IconLibrary([game.root / "icons"] + [r / "icons" for r in roots[1:]])
+    apply_markup(game, icons, report)  # card text in a community's markup -> rich text
     faces: dict[tuple[str, str], Layout | None] = {}
     for deck in game.decks:  # a deck's layouts are checked even when its card files failed
         for side, name in (("front", deck.front), ("back", deck.back)):
@@ -107,6 +114,6 @@ def _check_page_text(game: Game, fonts, report: Report) -> None:
 
 def _used_at(game: Game, card: Card, side: str) -> Position:
     """The place that chose this layout: the card's own key, or its deck's."""
-    if side in card.doc.data["cards"][int(card.pointer.rsplit("/", 1)[1])]:
+    if side in card.entry:
         return card.pos(side)
     return game.doc.pos(f"{card.deck.pointer}/{side}")

@@ -150,7 +150,8 @@ def test_duplicate_card_id_across_files(tmp_path, check):
     [diag] = check_json(check)
     assert (diag["file"], diag["line"], diag["col"], diag["code"], diag["message"]) == (
         "content/tiny/cards/two.yaml", 3, 9, "E-DUPLICATE-ID", "card id 'same' is already used")
-    assert diag["help"] == "first used at one.yaml:2; ids must be unique in a game"
+    # The whole path, as the headline gives it (the hint once dropped the folder: issue 10).
+    assert diag["help"] == "first used at content/tiny/cards/one.yaml:2; ids must be unique in a game"
 
 
 def test_missing_card_file(tmp_path, check):

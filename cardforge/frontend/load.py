@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from ..diagnostics import Position, Report
+from .jsonload import load_json, pointer_join  # noqa: F401  (pointer_join: used across the front end)
 
 # libyaml's safe loader when PyYAML was built with it (20x faster); its nodes carry the same marks.
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -46,11 +47,6 @@ class Document:
             if not probe:
                 return Position(self.path, 1, 1)
             probe = probe.rsplit("/", 1)[0]
-
-
-def pointer_join(base: str, part: str | int) -> str:
-    text = str(part).replace("~", "~0").replace("/", "~1")
-    return f"{base}/{text}"
 
 
 class _Limits(Exception):
@@ -196,7 +192,8 @@ file_memo: FileMemo | None = None
 
 
 def load_yaml(path: Path, report: Report, display_name: Path | None = None) -> Document | None:
-    """Load one YAML file; problems go to `report`, and None means unusable."""
+    """Load one YAML file (or a JSON file, by its .json suffix); problems go to `report`, and None
+    means unusable."""
     path = Path(path)
     memo = file_memo
     key = memo.stamp(path) + (str(display_name),) if memo is not None and memo.stamp(path) else None
@@ -231,6 +228,8 @@ def _load_yaml(path: Path, report: Report, display_name: Path | None = None) -> 
         report.error("E-YAML", f"file is not UTF-8 (byte {exc.start})", Position(path, 1, 1),
                      help="save the file as UTF-8")
         return None
+    if path.suffix.lower() == ".json":  # JSON as published: its own reader, with the same positions
+        return doc if load_json(doc, text, report, MAX_NODES) else None
     try:
         deep = too_deep(text) if _depth_bound(text) > _SCAN_ABOVE else None
         if deep is not None:

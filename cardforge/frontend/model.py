@@ -12,13 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import ContentError, Position, Report
+from ..diagnostics import ContentError, Position, Report, display_path
 from .load import Document, load_yaml, pointer_join
 from .pieces import TemplatePiece, load_templates
 from .forces import load_force, load_forces
 from .tables import TableRows, load_tables
-from .sheets import is_sheet, load_sheet, split_sheet, validate_sheet
-from .schema import builtin_schema, check_field_schemas, deck_card_schema, validate, validator
+from .sheets import is_sheet, load_sheet, validate_sheet, split_sheet
+from .schema import builtin_schema, card_schema, file_schema, valid_field_schemas, validate, validate_card, validator
+from .setschema import load_set_schema
+from .sources import MappedDocument, check_joins, expand, load_mapping, records
 from ..units import CARD_SIZES, MM, length
 
 GAME_FILE = "game.yaml"
@@ -29,7 +31,7 @@ DEFAULT_BLEED = "3mm"
 class Card:
     id: str
     deck: "Deck"
-    data: dict[str, Any]  # the card's fields; every declared field present (None if unset)
+    data: dict[str, Any]  # the card's fields (a Fields: a declared field the card leaves out is absent)
     quantity: int
     front: str
     back: str | None
@@ -41,9 +43,22 @@ class Card:
     # For a card of a view deck: the record it shows (its data is the record's own dict, so derived
     # fields and edits reach every component printed from it). None for a card written in a file.
     source: "Card | None" = field(default=None, repr=False, compare=False)
+    # Fields with schema errors (already reported): left out, so a face that reads them is not
+    # reported again for what follows from that error (an empty icon name, say).
+    invalid: frozenset = frozenset()
 
     def pos(self, key: str | None = None) -> Position:
         return self.doc.pos(pointer_join(self.pointer, key) if key else self.pointer)
+
+    def reads_invalid(self, sources) -> bool:
+        """Whether templates (their sources) read a field of this card that has schema errors."""
+        return bool(self.invalid) and any(f"card.{name}" in src or f"card['{name}']" in src
+                                          or f'card["{name}"]' in src for src in sources for name in self.invalid)
+
+    @property
+    def entry(self) -> dict[str, Any]:
+        """The card's entry as its file (after mapping) gives it: the keys it sets itself."""
+        return self.doc.data["cards"][int(self.pointer.rsplit("/", 1)[1])]
 
     def context(self) -> dict[str, Any]:
         """What this card's templates see, besides `game`, `side` and `copy`."""
@@ -81,6 +96,7 @@ class Deck:
     mode: str | None = None  # overrides the build's print mode
     view: str | None = None  # the id of the deck whose records this deck prints again (C7)
     quantity: int | str | None = None  # a view's copies per record: a number or a field name
+    declared: list[str] = field(default_factory=list)  # every field a card may have (fields, set schema, mapping)
 
 
 @dataclass
@@ -119,6 +135,7 @@ class Game:
     tables: dict[str, TableRows] = field(default_factory=dict)  # name -> rows (typed or bare)
     templates: list[TemplatePiece] = field(default_factory=list)  # true-scale pieces
     forces: list = field(default_factory=list)  # force lists (frontend/forces.py), checked by the rules
+    complete: bool = True  # False when a card file, or a card, could not be read in full
 
     def cards(self) -> list[Card]:
         """Every printed piece of every deck, the cards of view decks included."""
@@ -255,44 +272,117 @@ def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_i
         report.error("E-VIEW", f"deck '{deck.id}' sets a quantity, but only a view deck can",
                      doc.pos(pointer + "/quantity"), help="give each card its own quantity, or make this deck a "
                      "`view:` of another deck")
-    if not check_field_schemas(fields, doc, pointer + "/fields", report):
+    # A field whose own schema is wrong is reported and left unchecked: the cards are still read,
+    # so that their other mistakes show too.
+    valid_fields = valid_field_schemas(fields, doc, pointer + "/fields", report)
+    set_schema = None
+    if "schema" in deck_data:
+        set_schema = load_set_schema(root, deck_data["schema"], doc, f"{pointer}/schema", report, safe_path,
+                                     game.documents)
+        if set_schema is None:
+            game.complete = False
+            return
+    mapping = load_mapping(root, deck_data, doc, pointer, report, safe_path, game.documents)
+    if mapping is None:
+        game.complete = False
         return
-    card_schema = deck_card_schema(fields, deck_data.get("required", []))
-    files = deck_data["cards"]
-    files = [files] if isinstance(files, str) else files
-    for f_index, rel in enumerate(files):
+    published = set_schema.property_names() if set_schema is not None else []
+    deck.declared = list(dict.fromkeys(list(fields) + [mapping.rename.get(n, n) for n in published
+                                                       if n not in mapping.drop] + mapping.targets()))
+    schema = card_schema({k: (v if k in valid_fields else {}) for k, v in fields.items()},
+                         deck_data.get("required", []), open_=set_schema is not None)
+    specs = deck_data["cards"]
+    specs = [specs] if isinstance(specs, str) else specs
+    keys: list[str] = []  # the values joins match on, for did-you-mean
+    for f_index, rel in enumerate(specs):
         file_pointer = f"{pointer}/cards" + ("" if isinstance(deck_data["cards"], str) else f"/{f_index}")
         rel, sheet = split_sheet(rel) if is_sheet(rel) else (rel, None)
-        path = safe_path(root, rel)
-        if path is None:
-            report.error("E-PATH", f"card file '{rel}' is outside the game folder", doc.pos(file_pointer),
-                         help="card files must lie inside the game folder")
+        paths, many, problem = expand(root, rel, safe_path)
+        if problem is not None:
+            game.complete = False
+            _report_source(problem, rel, doc.pos(file_pointer), report)
             continue
-        if not path.is_file():
-            report.error("E-MISSING-FILE", f"card file '{rel}' does not exist", doc.pos(file_pointer),
-                         help="check the file name, relative to the folder of game.yaml")
-            continue
-        if is_sheet(rel):  # a .csv or .xlsx file, typed by the deck's fields (frontend/sheets.py)
-            card_doc = load_sheet(path, sheet, card_schema["$defs"]["card"]["properties"], [deck.id, deck.name],
-                                  report, doc.pos(file_pointer))
-        else:
-            card_doc = load_yaml(path, report)
-        if card_doc is None:
-            continue
-        game.documents.append(card_doc)
-        if not (validate_sheet(card_doc, card_schema, report) if is_sheet(rel) else validate(card_doc, card_schema, report)):
-            continue
-        for c_index, card_data in enumerate(card_doc.data["cards"]):
-            card = _make_card(deck, card_data, card_doc, f"/cards/{c_index}")
-            other = seen_ids.get(card.id)
-            if other is not None:
-                first = other.pos()
-                report.error("E-DUPLICATE-ID", f"card id '{card.id}' is already used",
-                             card.pos("id"), card=card.id,
-                             help=f"first used at {first.path.name}:{first.line}; ids must be unique in a game")
+        for path in paths:
+            if is_sheet(path.name):  # a .csv or .xlsx file, typed by the deck's fields (frontend/sheets.py)
+                card_doc = load_sheet(path, sheet, schema["properties"], [deck.id, deck.name], report,
+                                      doc.pos(file_pointer))
+                if card_doc is not None and not validate_sheet(card_doc, file_schema(schema), report):
+                    game.documents.append(card_doc)
+                    game.complete = False
+                    continue
+            else:
+                card_doc = load_yaml(path, report)
+            if card_doc is None:
+                game.complete = False
                 continue
-            seen_ids[card.id] = card
-            deck.cards.append(card)
+            game.documents.append(card_doc)
+            found = records(card_doc, many, report)
+            if found is None:
+                game.complete = False
+                continue
+            _read_cards(game, deck, card_doc, found, mapping, set_schema, schema, seen_ids, keys, report)
+    check_joins(mapping, deck.id, keys, report)
+
+
+def _report_source(problem: str, rel: str, at: Position, report: Report) -> None:
+    if problem == "outside":
+        report.error("E-PATH", f"card file '{rel}' is outside the game folder", at,
+                     help="card files must lie inside the game folder")
+    elif problem == "missing":
+        report.error("E-MISSING-FILE", f"card file '{rel}' does not exist", at,
+                     help="check the file name, relative to the folder of game.yaml; a folder or a glob "
+                     "such as 'cards/*.json' reads every card file it holds")
+    elif problem == "empty-folder":
+        report.error("E-MISSING-FILE", f"folder '{rel}' holds no card file (.yaml, .yml or .json)", at,
+                     help="put the card files in it, or name them in game.yaml")
+    else:
+        report.error("E-MISSING-FILE", f"no card file (.yaml, .yml or .json) matches '{rel}'", at,
+                     help="check the pattern, relative to the folder of game.yaml")
+
+
+def _read_cards(game: Game, deck: Deck, card_doc: Document, found: list, mapping, set_schema, schema: dict,
+                seen_ids: dict[str, Card], keys: list[str], report: Report) -> None:
+    """Make the cards of one file: each validated on its own, so that a mistake in one card hides
+    nothing else; a card keeps its valid fields (the build fails on the error all the same)."""
+    plain = mapping.identity and isinstance(card_doc.data, dict) and "cards" in card_doc.data
+    if plain:
+        target, entries = card_doc, [(r.data, r.pointer) for r in found]
+    else:
+        mapped = [mapping.apply(r) for r in found]
+        target = MappedDocument(card_doc.path, [m[0] for m in mapped], [m[1] for m in mapped])
+        entries = [(m[0], f"/cards/{i}") for i, m in enumerate(mapped)]
+    for record, (card_data, card_pointer) in zip(found, entries):
+        for join in mapping.joins:
+            key = record.data.get(join.on)
+            if isinstance(key, (int, str)) and not isinstance(key, bool):
+                keys.append(str(key))
+        label = f"card '{card_data.get('id')}'" if isinstance(card_data.get("id"), str) else "card"
+        bad: set[str] = set()
+        if set_schema is not None:
+            bad |= {mapping.rename.get(n, n) for n in
+                    set_schema.validate(record.data, record.doc, record.pointer, report, label)}
+        bad |= validate_card(card_data, schema, target, card_pointer, report)
+        if bad:
+            game.complete = False
+        if "id" in bad or "" in bad and not _valid_id(card_data.get("id")):
+            continue
+        card = _make_card(deck, {k: v for k, v in card_data.items() if k not in bad or k == "id"}, target,
+                          card_pointer)
+        card.invalid = frozenset(bad - {""})
+        other = seen_ids.get(card.id)
+        if other is not None:
+            first = other.pos()
+            report.error("E-DUPLICATE-ID", f"card id '{card.id}' is already used",
+                         card.pos("id"), card=card.id,
+                         help=f"first used at {display_path(first.path, None)}:{first.line}; "
+                         "ids must be unique in a game")
+            continue
+        seen_ids[card.id] = card
+        deck.cards.append(card)
+
+
+def _valid_id(value: Any) -> bool:
+    return isinstance(value, str) and validator(builtin_schema("cards")["$defs"]["card"]["properties"]["id"]).is_valid(value)
 
 
 def _resolve_views(game: Game, report: Report) -> None:
@@ -312,7 +402,7 @@ def _resolve_views(game: Game, report: Report) -> None:
                          help=(f"did you mean '{guess[0]}'? " if guess else "") + "a view names a deck that "
                          "has card files: " + ", ".join(known))
             continue
-        deck.fields = target.fields
+        deck.fields, deck.declared = target.fields, target.declared
         quantity = deck.quantity
         if isinstance(quantity, str) and quantity not in target.fields:
             report.error("E-VIEW", f"deck '{deck.id}' takes its quantity from field '{quantity}', which deck "
@@ -340,8 +430,8 @@ def _resolve_views(game: Game, report: Report) -> None:
 
 
 def _make_card(deck: Deck, card_data: dict, doc: Document, pointer: str) -> Card:
-    fields = {name: None for name in deck.fields}
-    fields.update({k: v for k, v in card_data.items() if k not in ("front", "back", "quantity")})
+    fields = Fields({k: v for k, v in card_data.items() if k not in ("front", "back", "quantity")})
+    fields.declared = frozenset(deck.declared or deck.fields)
     quantity = card_data.get("quantity", 1)
     series, variants = card_data.get("series"), card_data.get("variants")
     if series or variants:  # one piece per number and variant, `quantity` times over
@@ -350,3 +440,25 @@ def _make_card(deck: Deck, card_data: dict, doc: Document, pointer: str) -> Card
     return Card(id=card_data["id"], deck=deck, data=fields, quantity=quantity,
                 front=card_data.get("front", deck.front), back=card_data.get("back", deck.back),
                 doc=doc, pointer=pointer)
+
+
+class Fields(dict):
+    """A card's fields.  A field its deck declares that the card leaves out is absent, not null:
+    templates and rules see it as undefined (`card.x is defined` is false, it prints as nothing),
+    while an explicit `null` is None (`card.x is none`).  See layout/templates.py."""
+
+    declared: frozenset = frozenset()
+
+    def copy(self) -> "Fields":
+        other = Fields(self)
+        other.declared = self.declared
+        return other
+
+    def __reduce__(self):
+        return (_fields, (dict(self), self.declared))
+
+
+def _fields(data: dict, declared: frozenset) -> Fields:
+    out = Fields(data)
+    out.declared = declared
+    return out

@@ -53,39 +53,69 @@ def validator(schema: dict) -> Draft202012Validator:
 
 def deck_card_schema(fields: dict[str, Any], required: Iterable[str]) -> dict:
     """The card-file schema for one deck: the common card keys plus the deck's own fields."""
+    return file_schema(card_schema(fields, required))
+
+
+def file_schema(card: dict) -> dict:
+    """The schema of a card file (a mapping with `cards:`) whose cards follow `card`."""
     schema = copy.deepcopy(builtin_schema("cards"))
-    card = schema["$defs"]["card"]
-    card["properties"].update(fields)
-    card["additionalProperties"] = False
-    card["required"] = sorted(set(card["required"]) | set(required))
+    schema["$defs"]["card"] = {k: v for k, v in card.items() if k != "$schema"}
     return schema
 
 
+def card_schema(fields: dict[str, Any], required: Iterable[str], open_: bool = False) -> dict:
+    """The schema of one card of a deck: the common card keys plus the deck's own fields (any
+    other key too when `open_`, for a deck whose set has its own schema)."""
+    card = copy.deepcopy(builtin_schema("cards")["$defs"]["card"])
+    card["$schema"] = builtin_schema("cards")["$schema"]
+    card["properties"].update(fields)
+    card["additionalProperties"] = bool(open_)
+    card["required"] = sorted(set(card["required"]) | set(required))
+    return card
+
+
+def valid_field_schemas(fields: dict[str, Any], doc: Document, pointer: str, report: Report) -> set[str]:
+    """A deck's field definitions are JSON Schema written by the designer: check them first
+    (against the meta-schema, for unknown keywords, and for $ref).  Returns the valid ones."""
+    from .setschema import check_field_schema
+    return {name for name, sub in fields.items()
+            if check_field_schema(name, sub, doc, pointer_join(pointer, name), report)}
+
+
 def check_field_schemas(fields: dict[str, Any], doc: Document, pointer: str, report: Report) -> bool:
-    """A deck's field definitions are JSON Schema written by the designer: check them first."""
-    ok = True
-    for name, sub in fields.items():
-        try:
-            Draft202012Validator.check_schema(sub)
-        except Exception as exc:  # SchemaError carries a readable message
-            ok = False
-            message = getattr(exc, "message", str(exc))
-            report.error("E-SCHEMA-DEF", f"field '{name}' has an invalid schema: {message}",
-                         doc.pos(pointer_join(pointer, name)),
-                         help="a field is a JSON Schema such as {type: integer, minimum: 1}")
-        if _has_remote_ref(sub):
-            ok = False
-            report.error("E-SCHEMA-DEF", f"field '{name}' uses $ref, which content may not use",
-                         doc.pos(pointer_join(pointer, name)), help="write the schema out in full")
-    return ok
+    """True when every field definition is valid (see valid_field_schemas)."""
+    return len(valid_field_schemas(fields, doc, pointer, report)) == len(fields)
 
 
-def _has_remote_ref(node: Any) -> bool:
-    if isinstance(node, dict):
-        return "$ref" in node or "$dynamicRef" in node or any(_has_remote_ref(v) for v in node.values())
-    if isinstance(node, list):
-        return any(_has_remote_ref(v) for v in node)
-    return False
+def validate_card(value: Any, schema: dict, doc: Document, pointer: str, report: Report) -> set[str]:
+    """Validate one card (at `pointer` in `doc`) and report each violation there.  Returns the
+    card's fields that have errors ('' for an error of the card as a whole)."""
+    memo = load.file_memo
+    key = json.dumps(schema, sort_keys=True, default=str)
+    if memo is not None and type(doc) is Document:
+        entry = ("valid", id(doc), pointer, key)
+        if entry not in memo.entries:
+            scratch = Report()
+            memo.entries[entry] = (doc, [_validate_card(value, key, doc, pointer, scratch)] + scratch.items)
+        _, (bad, *items) = memo.entries[entry]
+        report.items.extend(items)
+        return bad
+    return _validate_card(value, key, doc, pointer, report)
+
+
+def _validate_card(value: Any, key: str, doc: Document, pointer: str, report: Report) -> set[str]:
+    errors = sorted(_validator_for(key).iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
+    for error in errors:
+        _report_error(error, doc, report, pointer)
+    return {str(e.absolute_path[0]) if e.absolute_path else "" for e in errors if e.validator != "required"} | \
+        {k for e in errors if e.validator == "additionalProperties" for k in _unexpected_keys(e)} | \
+        {k for e in errors if e.validator == "required" and not e.absolute_path for k in _missing_keys(e)} | \
+        {str(e.absolute_path[0]) for e in errors if e.validator == "required" and e.absolute_path}
+
+
+def _missing_keys(error: ValidationError) -> list[str]:
+    wanted = error.validator_value if isinstance(error.validator_value, list) else []
+    return [k for k in wanted if isinstance(error.instance, dict) and k not in error.instance]
 
 
 def validate(doc: Document, schema: dict, report: Report, what: str = "file") -> bool:
@@ -116,15 +146,15 @@ def _pointer(path) -> str:
     return pointer
 
 
-def _report_error(error: ValidationError, doc: Document, report: Report) -> None:
-    pointer = _pointer(error.absolute_path)
+def _report_error(error: ValidationError, doc: Document, report: Report, base: str = "") -> None:
+    pointer = base + _pointer(error.absolute_path)
     where = doc.pos(pointer)
     kind = error.validator
     if kind in ("oneOf", "anyOf") and error.context:
         # Report the branch that came closest instead of "is not valid under any of".
         best = _closest(error)
         if best is not None:
-            return _report_error(best, doc, report)
+            return _report_error(best, doc, report, base)
     if kind == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
         for key in _unexpected_keys(error):

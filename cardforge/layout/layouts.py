@@ -5,7 +5,8 @@ positions in any unit, measured from the top-left corner of the card's trim box.
 `extends: other` starts from another layout: frames with the same name are
 merged key by key, new frames are drawn after the inherited ones, and `name: null`
 removes an inherited frame.  Layouts are looked up, in order, in the game
-folder's layouts/, in <layouts root>/<game id>/ and in <layouts root>/common/.
+folder's layouts/, in <layouts root>/<game id>/ and <layouts root>/common/, and in
+the common layouts shipped inside cardforge (cardforge/layout/common/).
 """
 from __future__ import annotations
 
@@ -72,6 +73,7 @@ class LayoutSet:
     """Resolves layout names for one game, loading each file once."""
 
     def __init__(self, roots: list[Path], report: Report, min_type: float = MIN_TYPE):
+        self.searched = list(roots)
         self.roots = [r for r in roots if r.is_dir()]
         self.report = report
         self.min_type = min_type  # points: no text may be set smaller (the game's `min_type`)
@@ -83,6 +85,14 @@ class LayoutSet:
         for root in self.roots:
             names.update(p.relative_to(root).with_suffix("").as_posix() for p in root.rglob("*.yaml"))
         return sorted(names)
+
+    def _searched(self) -> str:
+        """Where layouts were looked for, and how to add some: for 'unknown layout'."""
+        from ..diagnostics import display_path
+        places = ", ".join(display_path(r, None) + ("" if r.is_dir() else " (no such folder)") for r in self.searched)
+        first = display_path(self.searched[0], None) if self.searched else "layouts"
+        return (f"looked in {places}; put '<name>.yaml' in {first}/ (the game's own layouts folder), "
+                "or give the folder of a layouts library with --layouts DIR")
 
     def _find(self, name: str) -> Path | None:
         for root in self.roots:
@@ -110,10 +120,8 @@ class LayoutSet:
     def _resolve(self, name: str, width: float, height: float, used_at: Position) -> Layout | None:
         if self._find(name) is None:
             guess = difflib.get_close_matches(name, self.available(), n=1, cutoff=0.5)
-            searched = (f"layouts are searched in {', '.join(str(r) for r in self.roots)}" if self.roots else
-                        "no layout folder found: put layouts in the game's layouts/ folder or pass --layouts DIR")
             self.report.error("E-UNKNOWN-LAYOUT", f"unknown layout '{name}'", used_at,
-                              help=(f"did you mean '{guess[0]}'? " if guess else "") + searched)
+                              help=(f"did you mean '{guess[0]}'? " if guess else "") + self._searched())
             return None
         chain: list[tuple[str, Document]] = []
         current, at = name, used_at
@@ -123,7 +131,9 @@ class LayoutSet:
                 self.report.error("E-LAYOUT-CYCLE", f"layouts extend each other in a circle: {cycle}", at)
                 return None
             if self._find(current) is None:
-                self.report.error("E-UNKNOWN-LAYOUT", f"layout '{chain[-1][0]}' extends unknown layout '{current}'", at)
+                guess = difflib.get_close_matches(current, self.available(), n=1, cutoff=0.5)
+                self.report.error("E-UNKNOWN-LAYOUT", f"layout '{chain[-1][0]}' extends unknown layout '{current}'", at,
+                                  help=(f"did you mean '{guess[0]}'? " if guess else "") + self._searched())
                 return None
             doc = self._doc(current)
             if doc is None:

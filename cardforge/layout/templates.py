@@ -8,17 +8,43 @@ from __future__ import annotations
 
 from typing import Any
 
-from jinja2 import StrictUndefined, TemplateSyntaxError
+from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined
 from jinja2.exceptions import SecurityError, TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 MAX_SIZE = 100_000  # longest text or list an expression may build by repetition
 
 
+class Absent(Undefined):
+    """A field the card's deck declares but the card leaves out: undefined, not null.  It prints
+    as nothing, is false, `is defined` is false and `is none` is false; using it in arithmetic or
+    a comparison is an error that names it.  (A name that is no field at all stays an error.)"""
+
+    __slots__ = ()
+
+
 class Sandbox(ImmutableSandboxedEnvironment):
     """The immutable sandbox, and no 'x' * 10**9 or 9 ** 9 ** 9: content is untrusted."""
 
     intercepted_binops = frozenset(["*", "**"])
+
+    def getattr(self, obj, attribute):
+        if type(obj).__name__ == "Fields" and isinstance(attribute, str) and attribute not in obj:
+            return self._missing(obj, attribute)
+        return super().getattr(obj, attribute)
+
+    def getitem(self, obj, argument):
+        if type(obj).__name__ == "Fields" and isinstance(argument, str) and argument not in obj:
+            return self._missing(obj, argument)
+        return super().getitem(obj, argument)
+
+    def _missing(self, fields, name: str):
+        """A card field the card leaves out: absent when its deck declares it, else an error."""
+        if name in fields.declared:
+            return Absent(obj=fields, name=name, hint=f"the card has no '{name}' (it is absent, not null)")
+        if hasattr(dict, name):
+            return super().getattr(fields, name)  # the mapping's own methods (card.items())
+        return self.undefined(obj={}, name=name)  # "'dict object' has no attribute ..." as for any mapping
 
     def call_binop(self, context, operator, left, right):
         if operator == "**":
@@ -75,7 +101,8 @@ class Expression:
         self._compiled = _compiled(source, "expression")
 
     def evaluate(self, context: dict[str, Any]) -> Any:
-        return _run("expression", lambda: self._compiled(**context))
+        value = _run("expression", lambda: self._compiled(**context))
+        return None if isinstance(value, Undefined) else value
 
 
 _cache: dict[tuple[str, str], Any] = {}

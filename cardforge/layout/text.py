@@ -111,7 +111,8 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
             prev.width1 += width
         else:
             current.append(Frag("text", text, font, width))
-        plain.append(text)
+        # A literal colon is kept apart from an icon's colons: see _plain_text.
+        plain.append(text.replace("\\", "\\\\").replace(":", "\x00") if ":" in text or "\\" in text else text)
 
     if not MARKUP_CHARS.search(markup):
         # Plain text (most card text): words separated by spaces, one font; no tokenizer needed.
@@ -148,7 +149,7 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
             end_word()
             plain.append(" ")
         elif token.startswith("\\"):
-            add_text(token[1])
+            add_text(token[1:] or "\\")  # a lone backslash prints as itself
         elif len(token) > 2 and token[0] == ":" and token[-1] == ":" and is_icon(token[1:-1]):
             name = token[1:-1]
             current.append(Frag("icon", name, "", ICON_WIDTH))
@@ -157,7 +158,16 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
         else:
             add_text(token)
     end_word()
-    return RichText(paragraphs, _space(family.face("regular")), "".join(plain).strip(), icons, missing)
+    return RichText(paragraphs, _space(family.face("regular")), _plain_text("".join(plain).strip()), icons, missing)
+
+
+def _plain_text(text: str) -> str:
+    """The text a frame prints as its manifest records it: icons as :name:, and a literal colon
+    before a letter escaped (\\:) with literal backslashes doubled, so that a printed `Time:foo:`
+    is not read back as an icon (verify/verifier.py strips the tokens, then unescapes)."""
+    if "\x00" not in text:
+        return text
+    return re.sub("\x00(?=[a-z])", r"\\:", text).replace("\x00", ":")
 
 
 @dataclass(slots=True)
@@ -320,6 +330,11 @@ def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: fl
         # The icon's em box sits like a capital letter with a small descent, so it reads inline.
         icon_painter.draw(name, ix, base - 0.16 * size, size * ICON_WIDTH, size, icon_color)
     return printed
+
+
+def unescape_recorded(text: str) -> str:
+    """The literal text of a manifest record whose icon tokens were removed (see _plain_text)."""
+    return re.sub(r"\\(.)", r"\1", text)
 
 
 ICON_RE = re.compile(r"(?<!\\):([a-z][a-z0-9-]*):")

@@ -98,8 +98,9 @@ class CardRenderer:
                 self._icon_error(exc, piece)
                 continue
             except RenderError as exc:
-                if (piece.id, side, frame.name) in self._reported:
-                    continue
+                if (piece.id, side, frame.name) in self._reported or \
+                        (isinstance(piece, Card) and piece.reads_invalid(t.source for t in frame.templates.values())):
+                    continue  # reported once; or it follows from a field's schema error, reported already
                 self._reported.add((piece.id, side, frame.name))
                 self.report.error(exc.code, f"{what} '{piece.id}' ({side}), frame '{frame.name}' of layout "
                                   f"'{layout.name}': {exc.message}", piece.pos(), help=exc.help, card=piece.id)

@@ -41,6 +41,8 @@ def check_assets(game: Game, report: Report, icons, fonts, faces: dict, boards: 
         for frame in evaluator.frames(layout, piece, side, 1, text=False):
             if frame.error is not None:
                 continue  # a template that fails is reported by the renderer, with what it was drawing
+            if isinstance(piece, Card) and set(frame.fields) & piece.invalid:
+                continue  # it reads a field with a schema error, reported already
             # The same diagnostics as the renderer's, so that `check` finds what `build` would.
             where = f"{what} '{piece.id}' ({side}), frame '{frame.name}' of layout '{layout.name}'"
             at = piece.pos()
@@ -208,12 +210,15 @@ def check_files(game: Game, report: Report, used: AssetUse) -> None:
                 known.add(path)
     ignored: list[Path] = []
     for folder, dirs, files in os.walk(game.root):
-        dirs[:] = sorted(d for d in dirs if d not in (".git", "__pycache__"))
         here = Path(folder)
+        # cardforge's own output is never reported: the default build/ (a build run inside the game
+        # folder), and any folder of built PDFs and manifests or of schemas `cardforge schema` wrote.
+        dirs[:] = sorted(d for d in dirs if d not in (".git", "__pycache__")
+                         and not (here == game.root and d == "build"))
         for name in sorted(files):
             path = here / name
             rel = path.relative_to(game.root)
-            if _resolved(path) in known or KEEP_FILES.match(name):
+            if _resolved(path) in known or KEEP_FILES.match(name) or _is_output(path):
                 continue
             if rel.parts[0] == "icons" and path.suffix.lower() == ".svg":
                 continue  # an icon; unused ones are W-UNUSED-ICON
@@ -237,6 +242,30 @@ def check_files(game: Game, report: Report, used: AssetUse) -> None:
         where = Position(path, 1, 1) if text_file else None
         report.warning("W-IGNORED-FILE", ("this file is ignored: " if text_file else
                                           f"{display_path(path, None)} is ignored: ") + why, where, help=help_)
+
+
+OUTPUT_SUFFIXES = (".manifest.json", ".pdf", ".pdf.tmp", ".manifest.json.tmp")
+
+
+def _is_output(path: Path) -> bool:
+    """A file cardforge wrote: a built PDF or manifest (beside its manifest), or a schema from
+    `cardforge schema` (its $id is one of cardforge's)."""
+    name = path.name
+    if name.endswith(OUTPUT_SUFFIXES):
+        stem = name.split(".manifest.json")[0].split(".pdf")[0]
+        return (path.parent / f"{stem}.manifest.json").is_file() or name.endswith(".manifest.json") and \
+            _head(path).lstrip().startswith(b"{")
+    if name.endswith(".schema.json"):
+        return b'"$id": "https://cardforge.dev/schemas/' in _head(path, 65536)
+    return False
+
+
+def _head(path: Path, size: int = 4096) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(size)
+    except OSError:
+        return b""
 
 
 def _is_text(path: Path) -> bool:

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from ..diagnostics import Report
 from ..frontend.load import load_yaml
-from ..frontend.sheets import split_sheet
-from ..frontend.model import Game, safe_path
+from ..frontend.model import Game
 from ..frontend.schema import builtin_schema, validate
 from .builtin import AssetUse, check_assets, check_capacity, check_changed, check_files, check_quantities, check_unused_icons, check_unused_layouts, icons_named_in_layouts
 from .builtin import RULES_FILE
@@ -50,27 +49,10 @@ def _decks_defined(game: Game) -> bool:
 
 
 def _complete(game: Game) -> bool:
-    """False when a card file (or game.yaml) failed to load: rules over groups of cards would only
-    repeat that error, or report cards as missing that are merely unreadable."""
-    loaded = {doc.path.resolve(): doc for doc in game.documents}
-    with_cards = {card.doc.path.resolve() for card in game.cards()}
-    data = game.data if isinstance(game.data, dict) else {}
-    decks = [d for key in ("decks", "tokens") for d in (data.get(key) or [])]
-    if not _decks_defined(game):
-        return False  # a deck game.yaml describes wrongly was left out
-    for deck_data in decks:
-        files = deck_data.get("cards", []) if isinstance(deck_data, dict) else None
-        files = [files] if isinstance(files, str) else files
-        if not isinstance(files, list):
-            return False
-        for rel in files:
-            path = safe_path(game.root, split_sheet(rel)[0]) if isinstance(rel, str) else None
-            doc = loaded.get(path) if path is not None else None
-            if doc is None:
-                return False
-            if isinstance(doc.data, dict) and doc.data.get("cards") and path not in with_cards:
-                return False
-    return True
+    """False when a card file (or game.yaml) failed to load, or a card has schema errors: rules over
+    groups of cards would only repeat that error, or report cards as missing that are merely
+    unreadable."""
+    return game.complete and _decks_defined(game)
 
 
 def load_rules(game: Game, report: Report, compile: bool = True) -> RuleSet | None:

@@ -38,7 +38,7 @@ from typing import Any, Callable
 from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes
 from jinja2.exceptions import SecurityError, TemplateError
 from jinja2.parser import Parser
-from ..layout.templates import Sandbox
+from ..layout.templates import Absent, Sandbox
 from ..layout.text import icon_names
 from .lookups import LOOKUP_HELPERS, LookupFailure
 from .paths import ANY, get_path, items_of as _items  # noqa: F401 (get_path is used by run.py)
@@ -215,6 +215,8 @@ class Expr:
     def __call__(self, context: dict[str, Any]) -> Any:
         try:
             result = self._fn(**context)
+            if isinstance(result, Absent):  # an absent card field as the whole expression: no value
+                return None
             if isinstance(result, Undefined):  # `item.missing` as the whole expression: fail here, not later
                 result._fail_with_undefined_error()
             return result

@@ -24,7 +24,7 @@ class RuleSet(RuleCompiler):
     def _view(self, card: Card) -> dict:
         view = self.views.get(card.id)
         if view is None:
-            view = dict(card.data)
+            view = card.data.copy()  # keeps absent fields absent (see frontend/model.Fields)
             view["quantity"] = card.quantity
             for key in ("authored", "note"):  # common keys a card may leave out read as none
                 view.setdefault(key, None)

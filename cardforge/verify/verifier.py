@@ -11,6 +11,7 @@ from typing import Any, Iterator
 from ..diagnostics import Report, display_path
 from ..layout.layouts import Layout
 from .outlines import measure_templates
+from ..layout.text import unescape_recorded
 from ..render.evaluate import FaceEvaluator, FrameInfo, plain_words
 from ..geometry import outline_box
 from ..units import MM
@@ -54,7 +55,7 @@ _ICON_TOKEN = re.compile(r"(?<!\\):[a-z][a-z0-9-]*:")
 
 
 def _has_text(markup: Any) -> bool:
-    return bool(_squash(_ICON_TOKEN.sub("", str(markup or ""))))
+    return bool(_squash(unescape_recorded(_ICON_TOKEN.sub("", str(markup or "")))))
 
 
 def _blocks_of(frame: dict) -> int:
@@ -300,7 +301,7 @@ class Verifier:
                 recorded = frame.get("text")
                 shown = printed.get(frame["name"], [])
                 if frame.get("type") == "text" and recorded is not None \
-                        and _squash(_ICON_TOKEN.sub("", recorded)) != _squash("".join(shown)):
+                        and _squash(unescape_recorded(_ICON_TOKEN.sub("", recorded))) != _squash("".join(shown)):
                     self.error("E-PRINTED-MANIFEST", f"{name} page {number}: {label}, frame '{frame['name']}': the "
                                f"PDF shows '{_clip(' '.join(shown))}' but its manifest says '{_clip(recorded)}'",
                                piece, once=("manifest", piece.id, side, frame["name"]),
@@ -427,7 +428,7 @@ def _recorded(frame: dict, layout: Layout, is_icon) -> FrameInfo:
     info = FrameInfo(frame["name"], frame.get("type", ""), [], layout_frame)  # fields: found when needed
     kind = frame.get("type")
     if kind == "text":
-        info.words = _ICON_TOKEN.sub(" ", frame.get("text") or "").split()
+        info.words = unescape_recorded(_ICON_TOKEN.sub(" ", frame.get("text") or "")).split()
     elif kind == "track":  # labels and cells are recorded as markup
         info.words = [w for label in frame.get("labels") or [] for w in plain_words(str(label), is_icon)[0]]
     elif kind == "table":

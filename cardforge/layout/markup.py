@@ -1,0 +1,189 @@
+"""Markup dialects: card text as a community writes it, turned into cardforge's rich text.
+
+A game (or one deck) declares its dialect in game.yaml:
+
+    markup:
+      html: true                    # <b> <strong> <i> <em> <br> <p>, and entities (&amp;)
+      tags: {u: bold, small: none}  # more tags: bold, italic, break, paragraph, or none (kept text)
+      symbols: "[name]"             # or "{name}", or a list of both
+      icons: {credit: coin}         # a symbol whose icon has another name
+      fields: [text, flavor]        # the fields written in it (default: every text field)
+
+The text of those fields is converted when the game is prepared: tags become **bold**, *italic*
+and line breaks, symbols become :icon: tokens, and the characters that mean something in
+cardforge's own markup (* : \\) are escaped, so that they print as themselves.  An unknown tag
+or symbol is an error at its line and column, with a did-you-mean; it is never printed raw.
+"""
+from __future__ import annotations
+
+import difflib
+import html
+import re
+from dataclasses import dataclass, field
+
+from ..diagnostics import Report, refine
+
+STYLES = ("bold", "italic", "break", "paragraph", "none")
+HTML_TAGS = {"b": "bold", "strong": "bold", "i": "italic", "em": "italic", "br": "break", "p": "paragraph"}
+SYMBOL_SYNTAX = {"[name]": r"\[([A-Za-z0-9_-]+)\]", "{name}": r"\{([A-Za-z0-9_-]+)\}"}
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)\s*[^<>]*?(/?)>")
+SKIP_FIELDS = ("id", "front", "back", "note", "quantity", "authored")
+
+
+@dataclass
+class Dialect:
+    tags: dict[str, str] = field(default_factory=dict)
+    symbols: list[str] = field(default_factory=list)  # regexes of the symbol syntaxes
+    syntaxes: list[str] = field(default_factory=list)
+    icons: dict[str, str] = field(default_factory=dict)
+    fields: list[str] | None = None
+    entities: bool = False
+    pointer: str = ""  # of its declaration in game.yaml
+
+    @classmethod
+    def from_data(cls, data: dict, pointer: str) -> "Dialect":
+        tags = dict(HTML_TAGS) if data.get("html") else {}
+        tags.update({k.lower(): v for k, v in (data.get("tags") or {}).items()})
+        syntaxes = data.get("symbols") or []
+        syntaxes = [syntaxes] if isinstance(syntaxes, str) else list(syntaxes)
+        return cls(tags, [SYMBOL_SYNTAX[s] for s in syntaxes], syntaxes, dict(data.get("icons") or {}),
+                   data.get("fields"), bool(tags), pointer)
+
+
+@dataclass
+class Problem:
+    code: str
+    message: str
+    needle: str
+    nth: int
+    help: str | None
+
+
+def convert(text: str, dialect: Dialect, is_icon: "_IconTest") -> tuple[str, list[Problem]]:
+    """`text` in the dialect as cardforge rich text, and the problems found in it."""
+    problems: list[Problem] = []
+    symbol_res = [re.compile(s) for s in dialect.symbols]
+    out: list[str] = []
+    open_styles: list[str] = []
+    pos = 0
+    tokens = []  # (start, end, kind, match)
+    if dialect.tags:
+        tokens += [(m.start(), m.end(), "tag", m) for m in _TAG.finditer(text)]
+    for regex in symbol_res:
+        tokens += [(m.start(), m.end(), "symbol", m) for m in regex.finditer(text)]
+    tokens.sort(key=lambda t: t[0])
+    symbols = sorted(set(dialect.icons))
+    reported: set[str] = set()
+    for start, end, kind, match in tokens:
+        if start < pos:
+            continue
+        out.append(_literal(text[pos:start], dialect.entities))
+        pos = end
+        raw = match.group(0)
+        nth = text.count(raw, 0, start)  # which occurrence, to point at it in the source
+        if kind == "symbol":
+            name = match.group(1)
+            icon = dialect.icons.get(name, name.lower().replace("_", "-"))
+            if is_icon(icon):
+                out.append(f":{icon}:")
+                continue
+            guess = difflib.get_close_matches(name, symbols + is_icon.names, n=1, cutoff=0.6)
+            problems.append(Problem(
+                "E-MARKUP-SYMBOL", f"unknown symbol '{raw}'" + (f", did you mean '{_as_symbol(raw, guess[0])}'?"
+                                                               if guess else ""), raw, nth,
+                f"add icons/{icon}.svg, or map the symbol to an icon under markup 'icons:'"))
+            continue
+        closing, name = match.group(1) == "/", match.group(2).lower()
+        style = dialect.tags.get(name)
+        if style is None and closing and name in reported:
+            continue  # its opening tag was reported
+        if style is None:
+            reported.add(name)
+            guess = difflib.get_close_matches(name, sorted(dialect.tags), n=1, cutoff=0.5)
+            problems.append(Problem(
+                "E-MARKUP-TAG", f"unknown tag '{raw}'" + (f", did you mean '<{'/' if closing else ''}{guess[0]}>'?"
+                                                         if guess else ""), raw, nth,
+                f"the tags of this game are {', '.join(f'<{t}>' for t in sorted(dialect.tags))}; declare "
+                "more under markup 'tags:' (bold, italic, break, paragraph or none)"))
+            continue
+        if style == "break":
+            out.append("\n")
+        elif style == "paragraph":
+            if closing or "".join(out).strip():
+                out.append("\n\n")
+        elif style in ("bold", "italic"):
+            marker = "**" if style == "bold" else "*"
+            if closing and style in open_styles:
+                # close inner styles first, then reopen them: cardforge's markers toggle
+                inner = open_styles[open_styles.index(style) + 1:]
+                out.append("".join("**" if s == "bold" else "*" for s in reversed(inner)) + marker
+                           + "".join("**" if s == "bold" else "*" for s in inner))
+                open_styles.remove(style)
+            elif not closing and style not in open_styles:
+                open_styles.append(style)
+                out.append(marker)
+    out.append(_literal(text[pos:], dialect.entities))
+    out.append("".join("**" if s == "bold" else "*" for s in reversed(open_styles)))
+    result = re.sub(r"\n{3,}", "\n\n", "".join(out)).strip("\n")
+    return result, problems
+
+
+def _as_symbol(raw: str, name: str) -> str:
+    return f"{raw[0]}{name}{raw[-1]}"
+
+
+def _literal(text: str, entities: bool) -> str:
+    """Plain text of the dialect, escaped for cardforge's rich text."""
+    if entities:
+        text = html.unescape(text)
+    return text.replace("\\", "\\\\").replace("*", "\\*").replace(":", "\\:")
+
+
+def dialect_for(game_data: dict, deck_data: dict, deck_pointer: str) -> Dialect | None:
+    spec = deck_data.get("markup") if isinstance(deck_data.get("markup"), dict) else None
+    if spec is not None:
+        return Dialect.from_data(spec, f"{deck_pointer}/markup")
+    spec = game_data.get("markup") if isinstance(game_data.get("markup"), dict) else None
+    return Dialect.from_data(spec, "/markup") if spec is not None else None
+
+
+def apply_markup(game, icons, report: Report) -> None:
+    """Convert the text fields of every card of a deck with a dialect, in place; report problems
+    at the line and column of the tag or symbol."""
+    by_pointer = {}
+    for key in ("decks", "tokens"):
+        for i, deck_data in enumerate(game.data.get(key) or []):
+            by_pointer[f"/{key}/{i}"] = deck_data
+    is_icon = _IconTest(icons)
+    for deck in game.decks:
+        dialect = dialect_for(game.data, by_pointer.get(deck.pointer, {}), deck.pointer)
+        if dialect is None:
+            continue
+        for icon_name in sorted(set(dialect.icons.values())):
+            if not is_icon(icon_name):
+                guess = icons.suggest(icon_name)
+                report.error("E-UNKNOWN-ICON", f"markup symbol maps to unknown icon '{icon_name}'",
+                             game.doc.pos(f"{dialect.pointer}/icons"),
+                             help=f"did you mean '{guess}'?" if guess else f"add icons/{icon_name}.svg")
+        for card in deck.cards:
+            for name, value in list(card.data.items()):
+                if not isinstance(value, str) or name in SKIP_FIELDS:
+                    continue
+                if dialect.fields is not None and name not in dialect.fields:
+                    continue
+                converted, problems = convert(value, dialect, is_icon)
+                card.data[name] = converted
+                for p in problems:
+                    report.error(p.code, f"card '{card.id}', field '{name}': {p.message}",
+                                 refine(card.pos(name), p.needle, p.nth), card=card.id, help=p.help)
+
+
+class _IconTest:
+    """`name in icons`, with the names for did-you-mean."""
+
+    def __init__(self, icons):
+        self.icons = icons
+        self.names = sorted(getattr(icons, "sources", {}))
+
+    def __call__(self, name: str) -> bool:
+        return name in self.icons
