@@ -141,7 +141,7 @@ def test_diagnostic_block_shows_source_line_caret_and_help(tmp_path):
         "10 |     front: frnt",
         "   |            ^",
     ]
-    assert lines[start + 4].startswith("  = help: did you mean 'front'? layouts are searched in ")
+    assert lines[start + 4].startswith("  = help: did you mean 'front'? looked in content/tiny/layouts, ")
 
 
 def test_copies_of_a_card_report_their_problem_once(tmp_path):

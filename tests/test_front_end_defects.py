@@ -21,7 +21,7 @@ def _build(tmp_path: Path, *args) -> tuple[int, str]:
 
 def _frame_text(tmp_path: Path, card: str, frame: str) -> str:
     manifest = json.loads((tmp_path / "out/tiny/tiny-cards-a4.manifest.json").read_text("utf-8"))
-    for face in manifest["faces"] if "faces" in manifest else manifest["cards"]:
+    for face in manifest["cards"]:
         if face.get("card") == card and face.get("side") == "front":
             return next(f for f in face["frames"] if f["name"] == frame).get("text", "")
     raise AssertionError(f"no front of {card}")

@@ -141,13 +141,14 @@ class Join:
     """One `join:` entry of a deck, loaded: rows by key, each with where it is."""
     file: str
     key: str
-    on: str
+    on: str  # the card's published field the key matches
     fields: dict[str, str]  # row field -> card field
     doc: Document | None
     pointer: str  # of the entry in game.yaml
     rows: dict[str, tuple[dict, str]] = field(default_factory=dict)  # key -> (row, its pointer)
     key_pointers: dict[str, str] = field(default_factory=dict)  # key -> pointer of the key's value
     matched: set[str] = field(default_factory=set)
+    by_key: bool = False  # a mapping of key -> value: a row is pointed at by its key
 
 
 @dataclass
@@ -234,7 +235,7 @@ def load_mapping(root: Path, deck: dict, game_doc: Document, pointer: str, repor
         documents.append(doc)
         wanted = spec.get("fields", ["quantity"])
         fields = {name: name for name in wanted} if isinstance(wanted, list) else dict(wanted)
-        join = Join(rel, spec["key"], spec.get("on", mapping.id_from or "id"), fields, doc, at)
+        join = Join(rel, spec["key"], spec.get("match", mapping.id_from or "id"), fields, doc, at)
         ok = _rows(join, report) and ok
         mapping.joins.append(join)
     return mapping if ok else None
@@ -246,6 +247,7 @@ def _rows(join: Join, report: Report) -> bool:
     if isinstance(data, dict) and isinstance(data.get("cards"), list):
         data, base = data["cards"], "/cards"
     if isinstance(data, dict):  # key: value, or key: row
+        join.by_key = True
         for key, row in data.items():
             join.rows[str(key)] = (row, pointer_join("", key))
             join.key_pointers[str(key)] = pointer_join("", key)
@@ -286,6 +288,6 @@ def check_joins(mapping: Mapping, deck_id: str, known: list[str], report: Report
                 continue
             guess = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
             report.error("E-JOIN", f"'{key}' names no card of deck '{deck_id}' (matched by '{join.on}')",
-                         join.doc.pos(pointer), card=key,
+                         join.doc.pos(pointer, key=join.by_key),
                          help=(f"did you mean '{guess[0]}'? " if guess else "") +
                          f"every row of {join.file} must name a card of the deck")
