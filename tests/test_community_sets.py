@@ -218,3 +218,62 @@ def test_a_joined_quantity_that_is_not_a_number_points_at_the_pack_file(tmp_path
     code, found, _ = _check(tmp_path, "star-courier")
     assert found == ['star-courier/data/packs/quantities.json:3:31: error[E-SCHEMA]: expected integer, got text '
                      '("one")']
+
+
+# -- more of what a community set gets wrong ----------------------------------------------------------
+
+def test_a_json_syntax_error_points_at_its_line_and_column(tmp_path):
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "cards/db/01004.json", '"cost": 0,', '"cost": 0,,')
+    code, found, err = _check(tmp_path, "ember-vale")
+    assert code == 1
+    assert found == ["ember-vale/cards/db/01004.json:6:13: error[E-JSON]: JSON syntax error: expected a key in "
+                     "double quotes"]
+    assert "= help: JSON keys are written in double quotes; a trailing comma is not allowed" in err
+
+
+def test_a_typo_in_the_mapping_is_a_warning_with_a_guess(tmp_path):
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "game.yaml", "drop: [illustrator, octgn_id]", "drop: [ilustrator, octgn_id]")
+    code, found, _ = _check(tmp_path, "ember-vale")
+    assert found[0] == ("ember-vale/game.yaml:22:12: warning[W-MAPPING]: drop names 'ilustrator', which no card "
+                        "of the deck has, did you mean 'illustrator'?")
+
+
+def test_a_card_without_the_field_its_id_comes_from(tmp_path):
+    game = _copy(tmp_path, "star-courier")
+    _edit(game / "data/rim.json", '{"code": "sc102", ', "{")
+    code, found, _ = _check(tmp_path, "star-courier")
+    assert code == 1
+    assert found[0] == ("star-courier/data/rim.json:4:3: error[E-SCHEMA]: card has no 'code', which gives its id "
+                        "(the deck's id_from)")
+
+
+def test_a_draft_07_schema_with_definitions_works_as_published(tmp_path):
+    game = _copy(tmp_path, "ember-vale")
+    path = game / "cards/card.schema.json"
+    text = path.read_text("utf-8").replace("https://json-schema.org/draft/2020-12/schema",
+                                           "http://json-schema.org/draft-07/schema#")
+    path.write_text(text.replace('"$defs"', '"definitions"').replace("#/$defs/", "#/definitions/"), "utf-8")
+    assert _check(tmp_path, "ember-vale")[0] == 0
+    _edit(game / "cards/db/01003.json", '"health": 4,', '"health": 40,')
+    code, found, _ = _check(tmp_path, "ember-vale")
+    assert found == ["ember-vale/cards/db/01003.json:7:13: error[E-SET-SCHEMA]: card '01003': health: 40 is greater "
+                     "than the maximum of 9"]
+
+
+def test_one_card_in_a_file_named_directly_says_how_to_read_one_card_per_file(tmp_path):
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "game.yaml", "cards: cards/db ", "cards: cards/db/01001.json ")
+    code, found, err = _check(tmp_path, "ember-vale")
+    assert found[0] == "ember-vale/cards/db/01001.json:1:1: error[E-SCHEMA]: missing required key 'cards'"
+    assert ("= help: a card file is a mapping with 'cards:' or a list of cards; to read one card per file, name "
+            "their folder or a glob such as 'cards/*.json' in game.yaml") in err
+
+
+def test_a_glob_that_matches_nothing(tmp_path):
+    game = _copy(tmp_path, "star-courier")
+    _edit(game / "game.yaml", "cards: data/*.json ", "cards: data/*.jsn ")
+    code, found, _ = _check(tmp_path, "star-courier")
+    assert found == ["star-courier/game.yaml:15:12: error[E-MISSING-FILE]: no card file (.yaml, .yml or .json) "
+                     "matches 'data/*.jsn'"]

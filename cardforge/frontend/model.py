@@ -20,7 +20,7 @@ from .tables import TableRows, load_tables
 from .sheets import is_sheet, load_sheet, validate_sheet, split_sheet
 from .schema import builtin_schema, card_schema, file_schema, valid_field_schemas, validate, validate_card, validator
 from .setschema import load_set_schema
-from .sources import MappedDocument, check_joins, expand, load_mapping, records
+from .sources import MappedDocument, check_joins, check_mapping, expand, load_mapping, records
 from ..units import CARD_SIZES, MM, length
 
 GAME_FILE = "game.yaml"
@@ -294,6 +294,9 @@ def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_i
     specs = deck_data["cards"]
     specs = [specs] if isinstance(specs, str) else specs
     keys: list[str] = []  # the values joins match on, for did-you-mean
+    seen: dict[str, int] = {}  # published field -> how many cards have it
+    total = 0
+    complete_before, game.complete = game.complete, True  # from here: did every file and card of this deck load?
     for f_index, rel in enumerate(specs):
         file_pointer = f"{pointer}/cards" + ("" if isinstance(deck_data["cards"], str) else f"/{f_index}")
         rel, sheet = split_sheet(rel) if is_sheet(rel) else (rel, None)
@@ -321,7 +324,14 @@ def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_i
                 game.complete = False
                 continue
             _read_cards(game, deck, card_doc, found, mapping, set_schema, schema, seen_ids, keys, report)
-    check_joins(mapping, deck.id, keys, report)
+            for record in found:
+                total += 1
+                for name in record.data:
+                    seen[name] = seen.get(name, 0) + 1
+    check_mapping(mapping, seen, total, doc, pointer, report)
+    if game.complete:  # every file and card of this deck loaded; else rows would name cards missing for that
+        check_joins(mapping, deck.id, keys, report)
+    game.complete = game.complete and complete_before
 
 
 def _report_source(problem: str, rel: str, at: Position, report: Report) -> None:
@@ -358,6 +368,11 @@ def _read_cards(game: Game, deck: Deck, card_doc: Document, found: list, mapping
                 keys.append(str(key))
         label = f"card '{card_data.get('id')}'" if isinstance(card_data.get("id"), str) else "card"
         bad: set[str] = set()
+        if mapping.id_from and mapping.id_from not in record.data:
+            report.error("E-SCHEMA", f"card has no '{mapping.id_from}', which gives its id (the deck's id_from)",
+                         record.doc.pos(record.pointer), help=f"add '{mapping.id_from}' to the card")
+            game.complete = False
+            continue
         if set_schema is not None:
             bad |= {mapping.rename.get(n, n) for n in
                     set_schema.validate(record.data, record.doc, record.pointer, report, label)}

@@ -4,6 +4,7 @@ Written by `cardforge schema` and by `cardforge new` (into the new game's schema
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from .model import Game
@@ -21,6 +22,10 @@ def write_schemas(out: Path, game: Game | None = None) -> list[Path]:
     for deck in game.decks if game is not None else []:
         key = "decks" if deck.component == "cards" else "tokens"
         deck_data = game.data[key][int(deck.pointer.rsplit("/", 1)[1])]
+        if "schema" in deck_data:  # a community set's cards: its own schema is the one editors use
+            print(f"deck '{deck.id}': its cards follow the set's own schema, {deck_data['schema']}",
+                  file=sys.stderr)
+            continue
         schema = deck_card_schema(deck.fields, deck_data.get("required", []))
         schema["$id"] = f"https://cardforge.dev/schemas/{game.id}/{deck.id}.cards.schema.json"
         path = out / f"{game.id}.{deck.id}.cards.schema.json"

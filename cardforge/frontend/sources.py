@@ -280,6 +280,24 @@ def _rows(join: Join, report: Report) -> bool:
     return ok
 
 
+def check_mapping(mapping: Mapping, seen: dict[str, int], total: int, game_doc: Document, pointer: str,
+                  report: Report) -> None:
+    """Names in the deck's mapping that no card has (a typo maps nothing): warnings, with a guess.
+    `seen` counts the cards that have each published field."""
+    if not total:
+        return
+    names = sorted(seen)
+    checks = [("rename", name, pointer_join(f"{pointer}/rename", name), True) for name in mapping.rename]
+    checks += [("drop", name, f"{pointer}/drop/{i}", False) for i, name in enumerate(mapping.drop)]
+    for what, name, at, key in checks:
+        if name in seen:
+            continue
+        guess = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+        report.warning("W-MAPPING", f"{what} names '{name}', which no card of the deck has"
+                       + (f", did you mean '{guess[0]}'?" if guess else ""), game_doc.pos(at, key=key),
+                       help=f"the cards have: {', '.join(names[:12])}{' ...' if len(names) > 12 else ''}")
+
+
 def check_joins(mapping: Mapping, deck_id: str, known: list[str], report: Report) -> None:
     """A row of a join file naming a card the deck does not have is an error at that row."""
     for join in mapping.joins:

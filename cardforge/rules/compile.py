@@ -44,7 +44,7 @@ class RuleCompiler:
         self.ok = True
         self.cards: list[Card] = game.records()
         self.by_id = {card.id: card for card in self.cards}
-        self.deck_fields = {deck.id: set(deck.fields) | set(COMMON_FIELDS) for deck in game.decks}
+        self.deck_fields = {deck.id: set(deck.fields) | set(deck.declared) | set(COMMON_FIELDS) for deck in game.decks}
         self.all_fields = set().union(*self.deck_fields.values()) if self.deck_fields else set(COMMON_FIELDS)
         self.groups: dict[str, Group] = {}
         self.value_names: list[str] = []
