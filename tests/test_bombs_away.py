@@ -61,8 +61,8 @@ class Copy:
 def prepared(tmp_path_factory) -> Copy:
     root = tmp_path_factory.mktemp("bombs-away")
     shutil.copytree(GAME, root / "content" / "bombs-away")
-    for folder in ("common", "bombs-away"):
-        shutil.copytree(REPO / "layouts" / folder, root / "layouts" / folder)
+    # The common layouts ship inside cardforge (cardforge/layout/common/): only the game's own are copied.
+    shutil.copytree(REPO / "layouts" / "bombs-away", root / "layouts" / "bombs-away")
     return Copy(root)
 
 
