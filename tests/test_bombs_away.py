@@ -342,3 +342,36 @@ def test_provenance_counted_per_component_in_manifest_and_on_cover(display):
     assert "Tokens: 15 tokens, 14 given by the rulebook, 1 authored" in cover
     assert "Boards: 1 board, 0 given by the rulebook, 1 authored; data rows 13 given, 6 authored" in cover
     assert "Tables: 21 table rows, 6 given by the rulebook, 15 authored" in cover
+
+
+def test_table_cells_with_inline_icons_are_read_back(display):
+    """The Bombing Effects tables mark key targets with :key: in a cell; the build's verifier owns them."""
+    pdf_path, manifest, data = display
+    refs = load_manifest(pdf_path.with_name("bombs-away-references-a4.manifest.json"))
+    effects = next(f for f in refs["references"][0]["frames"] if f["name"] == "effects")
+    assert effects["icons"] == {"key": sum(1 for t in data["targets"] if t["key"])}
+    assert [row[0] for row in effects["rows"]] == [f"**{t['name']}**" + (" :key:" if t["key"] else "")
+                                                   for t in data["targets"]]
+
+
+# -- mistakes in the rules file about boards and decks ---------------------------------------------------
+
+@pytest.mark.parametrize("old, new, line, at, message", [
+    ("    board: target-display\n    assert: \"count(board.targets) == 9\"",
+     "    board: target-dispaly\n    assert: \"count(board.targets) == 9\"", "board: target-dispaly", "target-dispaly",
+     "error[E-RULES-REF]: unknown board 'target-dispaly'"),
+    ("    deck: [devastated, squares]", "    deck: [devastated, square]", "deck: [devastated, square]", "square]",
+     "error[E-RULES-REF]: unknown deck 'square'"),
+    ("    decks: [axis-planes, axis-flak, axis-decoys]", "    decks: [axis-planes, axis-flak, axis-decoy]",
+     "decks: [axis-planes, axis-flak, axis-decoy]", "axis-decoy]", "error[E-RULES-REF]: unknown deck 'axis-decoy'"),
+    ("    deck: [devastated, squares]", "    board: target-display\n    deck: [devastated, squares]",
+     "board: target-display\n    deck: [devastated", "board", "error[E-RULES]: 'board' does not go with scope: deck"),
+])
+def test_rules_file_mistakes_about_boards_and_decks(old, new, line, at, message, game, capsys, monkeypatch):
+    game.edit(R, old, new)
+    first = line.split("\n")[0]
+    after = "id: BA-MARKER-SHAPES" if "board: target-display\n    deck" in line else None
+    expected = f"{loc(game, R, first, at, after)}: {message}"
+    code, found, output = check(game, capsys, monkeypatch)
+    assert code == 1
+    assert any(f.startswith(expected) for f in found), f"{expected}\n{output}"

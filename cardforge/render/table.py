@@ -184,6 +184,16 @@ def draw_table(r, frame, layout, ctx, x, y, w, h, record) -> None:
         c.restoreState()
     record.update(header=header_texts, rows=[row for chunk in chunks for row in chunk], size=s,
                   columns=[round(mm(v), 2) for v in widths], blocks=blocks)
+    # Inline :icons: of the labels and cells, so that the verifier owns them (not stray drawings).
+    printed = [(str(g.get("label", "")), "bold") for g in groups] * blocks + [(t, "bold") for t in headers] * blocks
+    printed += [(text, "bold" if row_header and col == 0 else props.get("style", "regular"))
+                for row in cells for col, text in enumerate(row)]
+    icons: dict[str, int] = {}
+    for text, style in printed:
+        for name, n in r._rich(text, font, style).icons.items():
+            icons[name] = icons.get(name, 0) + n
+    if icons:
+        record["icons"] = icons
 
 
 def _indices(cells: list, chunks: list, block: int) -> range:
