@@ -44,6 +44,22 @@ def rows_of(frame: Frame, ctx: dict) -> list:
     return list(rows)
 
 
+def placed(frames: list[Frame], ctx: dict, when, errors: tuple, failed) -> Iterator[tuple[Frame, dict]]:
+    """The frames with their contexts, for drawing and for measuring alike: a repeat frame gives its
+    children once per row, when its `when(frame, ctx)` holds.  A repeat frame whose rows fail with
+    one of `errors` is left out and handed to `failed(frame, exc)`, which reports it."""
+    for frame in frames:
+        if frame.type != "repeat":
+            yield frame, ctx
+            continue
+        try:
+            if "when" in frame.props and not when(frame, ctx):
+                continue
+            yield from expand(frame, ctx)
+        except (RepeatError, *errors) as exc:
+            failed(frame, exc)
+
+
 def expand(frame: Frame, ctx: dict) -> list[tuple[Frame, dict]]:
     """The repeat frame's children placed for each row: (frame in layout coordinates, context)."""
     props = frame.props

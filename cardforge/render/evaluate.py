@@ -3,6 +3,7 @@ the renderer would evaluate them, without drawing.  The rules stage (asset check
 printed-output verifier both use it."""
 from __future__ import annotations
 
+from functools import partial
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,7 +13,7 @@ from ..layout import text as richtext
 from ..layout.text import icon_names
 from ..layout.layouts import Frame, Layout
 from ..layout.templates import Expression, Template, TemplateFailure, parse, truthy
-from ..layout.repeat import RepeatError, expand
+from ..layout.repeat import placed
 from .face import CardRenderer, rendered
 from .table import table_texts
 
@@ -95,7 +96,8 @@ class FaceEvaluator:
         ctx = self.context(piece, side, copy)
         self._piece, self._face_ctx = piece, ctx
         out = []
-        for frame, frame_ctx in self._placed(layout, ctx, out):
+        for frame, frame_ctx in placed(layout.frames, ctx, self._holds, (TemplateFailure,),
+                                       partial(self._repeat_failed, out)):
             info = FrameInfo(frame.name, frame.type, self._fields(frame), frame)
             try:
                 if "when" in frame.props and not truthy(str(self._value(frame, "when", frame_ctx))):
@@ -108,20 +110,13 @@ class FaceEvaluator:
             out.append(info)
         return out
 
-    def _placed(self, layout: Layout, ctx: dict, out: list):
-        """As the renderer's: a repeat frame gives its children once per row (see layout/repeat.py)."""
-        for frame in layout.frames:
-            if frame.type != "repeat":
-                yield frame, ctx
-                continue
-            try:
-                if "when" in frame.props and not truthy(str(self._value(frame, "when", ctx))):
-                    continue
-                yield from expand(frame, ctx)
-            except (TemplateFailure, RepeatError) as exc:
-                info = FrameInfo(frame.name, frame.type, self._fields(frame), frame)
-                info.error = ("E-REPEAT", getattr(exc, "message", None) or str(exc))
-                out.append(info)
+    def _holds(self, frame: Frame, ctx: dict) -> bool:
+        return truthy(str(self._value(frame, "when", ctx)))
+
+    def _repeat_failed(self, out: list, frame: Frame, exc: Exception) -> None:
+        info = FrameInfo(frame.name, frame.type, self._fields(frame), frame)
+        info.error = ("E-REPEAT", getattr(exc, "message", None) or str(exc))
+        out.append(info)
 
     def _fields(self, frame: Frame) -> list[str]:
         cached = self._fields_of.get(id(frame))

@@ -8,6 +8,7 @@ missing images) instead of drawing them wrong.
 """
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from ..diagnostics import Report, display_path
 from ..layout.fonts import FontBook
 from ..layout.icons import IconError, IconLibrary, IconPainter
 from ..layout.layouts import Frame, Layout
-from ..layout.repeat import RepeatError, expand
+from ..layout.repeat import placed
 from ..geometry import shape_path, track_cells
 from .table import RenderError, draw_table
 from ..frontend.model import Board, Card, Game, safe_path
@@ -91,7 +92,8 @@ class CardRenderer:
         shape_path(clip, shape, x, y, layout.width, layout.height, bleed)
         c.clipPath(clip, stroke=0, fill=0)
         what = "board" if isinstance(piece, Board) else "card"
-        for frame, frame_ctx in self._placed(layout, piece, side, ctx):
+        for frame, frame_ctx in placed(layout.frames, ctx, self._holds, (RenderError,),
+                                       partial(self._repeat_failed, layout, piece, side)):
             try:
                 record = self._frame(frame, layout, piece, frame_ctx, x, y, bleed)
             except IconError as exc:
@@ -117,24 +119,17 @@ class CardRenderer:
             self._reported.add(("icon", where))
             self.report.error(exc.code, exc.message, where, help=exc.help)
 
-    def _placed(self, layout: Layout, piece: Piece, side: str, ctx: dict):
-        """The layout's frames with their contexts; a repeat frame gives its children once per row."""
-        for frame in layout.frames:
-            if frame.type != "repeat":
-                yield frame, ctx
-                continue
-            try:
-                if "when" in frame.props and not truthy(str(self._value(frame, "when", ctx))):
-                    continue
-                yield from expand(frame, ctx)
-            except (RenderError, RepeatError) as exc:
-                if (piece.id, side, frame.name) not in self._reported:
-                    self._reported.add((piece.id, side, frame.name))
-                    what = "board" if isinstance(piece, Board) else "card"
-                    self.report.error(getattr(exc, "code", "E-REPEAT"), f"{what} '{piece.id}' ({side}), repeat "
-                                      f"frame '{frame.name}' of layout '{layout.name}': {exc}", piece.pos(),
-                                      help=getattr(exc, "help", None) or "check the rows and where they are placed",
-                                      card=piece.id)
+    def _holds(self, frame: Frame, ctx: dict) -> bool:
+        return truthy(str(self._value(frame, "when", ctx)))
+
+    def _repeat_failed(self, layout: Layout, piece: Piece, side: str, frame: Frame, exc: Exception) -> None:
+        if (piece.id, side, frame.name) not in self._reported:
+            self._reported.add((piece.id, side, frame.name))
+            what = "board" if isinstance(piece, Board) else "card"
+            self.report.error(getattr(exc, "code", "E-REPEAT"), f"{what} '{piece.id}' ({side}), repeat "
+                              f"frame '{frame.name}' of layout '{layout.name}': {exc}", piece.pos(),
+                              help=getattr(exc, "help", None) or "check the rows and where they are placed",
+                              card=piece.id)
 
     # -- frames ---------------------------------------------------------------------------
 
