@@ -222,3 +222,34 @@ def bomber(tmp_path_factory) -> BomberBuilds:
 
 def copy_tree(src: Path, dst: Path) -> None:
     shutil.copytree(src, dst, copy_function=shutil.copy2)
+
+
+# -- mutation tests on a copied game ----------------------------------------------------------
+
+def edit(game: Path, rel: str, old: str, new: str) -> None:
+    """Replace the first `old` in a file of a copied game (it must be there)."""
+    path = game / rel
+    text = path.read_text("utf-8")
+    assert old in text, f"{old!r} is not in {rel}"
+    path.write_text(text.replace(old, new, 1), "utf-8")
+
+
+def loc(game: Path, rel: str, line: str, at: str | None = None, nth: int = 0) -> str:
+    """`<game>/REL:LINE:COL` of the first line holding `line`; the column is where the
+    `nth` occurrence of `at` (default: `line`) starts on it."""
+    lines = (game / rel).read_text("utf-8").splitlines()
+    index = next(i for i, text in enumerate(lines) if line in text)
+    needle = at if at is not None else line
+    col = -1
+    for _ in range(nth + 1):
+        col = lines[index].index(needle, col + 1)
+    return f"{game.name}/{rel}:{index + 1}:{col + 1}"
+
+
+def check_copy(game: Path, capsys, monkeypatch) -> tuple[int, list[str]]:
+    """`cardforge check` of a copied game, in process: the exit code and the headlines."""
+    from cardforge.cli import main
+    monkeypatch.chdir(game.parent)
+    code = main(["check", game.name, "--layouts", str(REPO / "layouts")])
+    _, err = capsys.readouterr()
+    return code, headlines(err)

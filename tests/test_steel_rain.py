@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from cardforge.cli import main
-from conftest import MM, cardforge, headlines, text_in_box
+from conftest import check_copy, edit, loc, MM, cardforge, headlines, text_in_box
 
 REPO = Path(__file__).resolve().parent.parent
 STEEL = REPO / "content" / "steel-rain"
@@ -26,32 +26,6 @@ LAYOUTS = REPO / "layouts"
 def game(tmp_path):
     shutil.copytree(STEEL, tmp_path / "steel-rain")
     return tmp_path / "steel-rain"
-
-
-def edit(game: Path, rel: str, old: str, new: str) -> None:
-    path = game / rel
-    text = path.read_text("utf-8")
-    assert old in text, f"{old!r} is not in {rel}"
-    path.write_text(text.replace(old, new, 1), "utf-8")
-
-
-def loc(game: Path, rel: str, line: str, at: str | None = None, nth: int = 0) -> str:
-    """`steel-rain/REL:LINE:COL` of the first line holding `line`; the column is where the
-    `nth` occurrence of `at` (default: `line`) starts on it."""
-    lines = (game / rel).read_text("utf-8").splitlines()
-    index = next(i for i, text in enumerate(lines) if line in text)
-    needle = at if at is not None else line
-    col = -1
-    for _ in range(nth + 1):
-        col = lines[index].index(needle, col + 1)
-    return f"{game.name}/{rel}:{index + 1}:{col + 1}"
-
-
-def check(game: Path, capsys, monkeypatch) -> tuple[int, list[str]]:
-    monkeypatch.chdir(game.parent)
-    code = main(["check", game.name, "--layouts", str(LAYOUTS)])
-    _, err = capsys.readouterr()
-    return code, headlines(err)
 
 
 def test_shipped_steel_rain_passes(capsys, monkeypatch):
@@ -184,7 +158,7 @@ def test_rule_reports_a_mutated_copy(rule, game, capsys, monkeypatch):
     edits, where, message = MUTATIONS[rule]
     for rel, old, new in edits:
         edit(game, rel, old, new)
-    code, lines = check(game, capsys, monkeypatch)
+    code, lines = check_copy(game, capsys, monkeypatch)
     pos = _expected_pos(game, where)
     severity = "warning" if rule == "SR-NO-WEAPONS-AIR" else "error"
     wanted = f"{pos}: {severity}[{rule}]: {message}"
@@ -194,7 +168,7 @@ def test_rule_reports_a_mutated_copy(rule, game, capsys, monkeypatch):
 def test_unknown_weapon_is_reported_once_at_its_line(game, capsys, monkeypatch):
     edit(game, CARDS, "weapons: [Rail Gun, Chain Guns]\n    source: \"Appendix B: main",
          "weapons: [Rail Gunn, Chain Guns]\n    source: \"Appendix B: main")
-    code, lines = check(game, capsys, monkeypatch)
+    code, lines = check_copy(game, capsys, monkeypatch)
     assert code == 1
     assert lines == [f"{loc(game, CARDS, 'Rail Gunn', 'Rail Gunn')}: error[SR-WEAPON-TABLE]: Main Battle Tank: "
                      "'Rail Gunn' is not a weapon system of the Vehicle Weapons and Equipment Table"]

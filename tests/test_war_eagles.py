@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from cardforge.cli import main
-from conftest import cardforge, headlines, squash, text_in_box
+from conftest import check_copy, edit, loc, cardforge, headlines, squash, text_in_box
 
 REPO = Path(__file__).resolve().parent.parent
 EAGLES = REPO / "content" / "war-eagles"
@@ -26,32 +26,6 @@ LAYOUTS = REPO / "layouts"
 def game(tmp_path):
     shutil.copytree(EAGLES, tmp_path / "war-eagles")
     return tmp_path / "war-eagles"
-
-
-def edit(game: Path, rel: str, old: str, new: str) -> None:
-    path = game / rel
-    text = path.read_text("utf-8")
-    assert old in text, f"{old!r} is not in {rel}"
-    path.write_text(text.replace(old, new, 1), "utf-8")
-
-
-def loc(game: Path, rel: str, line: str, at: str | None = None, nth: int = 0) -> str:
-    """`war-eagles/REL:LINE:COL` of the first line holding `line`; the column is where the `nth`
-    occurrence of `at` (default: `line`) starts on it."""
-    lines = (game / rel).read_text("utf-8").splitlines()
-    index = next(i for i, text in enumerate(lines) if line in text)
-    needle = at if at is not None else line
-    col = -1
-    for _ in range(nth + 1):
-        col = lines[index].index(needle, col + 1)
-    return f"{game.name}/{rel}:{index + 1}:{col + 1}"
-
-
-def check(game: Path, capsys, monkeypatch) -> tuple[int, list[str]]:
-    monkeypatch.chdir(game.parent)
-    code = main(["check", game.name, "--layouts", str(LAYOUTS)])
-    _, err = capsys.readouterr()
-    return code, headlines(err)
 
 
 def test_shipped_war_eagles_passes_strict(capsys, monkeypatch):
@@ -215,7 +189,7 @@ def test_rule_reports_a_mutated_copy(rule, game, capsys, monkeypatch):
     edits, (rel, line, at, nth), message = MUTATIONS[rule]
     for file, old, new in edits:
         edit(game, file, old, new)
-    code, lines = check(game, capsys, monkeypatch)
+    code, lines = check_copy(game, capsys, monkeypatch)
     severity = "warning" if rule in WARNINGS else "error"
     wanted = f"{loc(game, rel, line, at, nth)}: {severity}[{rule}]: {message}"
     assert any(line.startswith(wanted) for line in lines), "\n".join([wanted, "--- got:"] + lines)
@@ -225,7 +199,7 @@ def test_budget_fails_only_at_the_pick_where_the_running_sum_crosses_it(game, ca
     """Two more Ta-152s (28 PP) early in the list: the sum crosses 137 PP at a later pick, which is
     reported; the picks after it (already over) are not."""
     edit(game, SA, "{card: ge-ta152, count: 2}", "{card: ge-ta152, count: 4}")
-    code, lines = check(game, capsys, monkeypatch)
+    code, lines = check_copy(game, capsys, monkeypatch)
     budget = [line for line in lines if "[WE-FORCE-BUDGET]" in line]
     assert budget == [f"{loc(game, SA, 'jp-ki84', '1}')}: error[WE-FORCE-BUDGET]: Ki-84 Frank x1 brings the spending "
                       "to 138 PP, over the budget of 137 PP (the Production Points of the force's zones)"], lines
@@ -354,7 +328,7 @@ def test_a_turned_frame_is_fitted_in_its_turned_box(game, capsys, monkeypatch):
 
 def test_view_errors_point_at_game_yaml(game, capsys, monkeypatch):
     edit(game, "game.yaml", "    view: units\n    quantity: tiles", "    view: unitz\n    quantity: tiles")
-    code, lines = check(game, capsys, monkeypatch)
+    code, lines = check_copy(game, capsys, monkeypatch)
     assert code == 1
     assert f"{loc(game, 'game.yaml', 'view: unitz', 'unitz')}: error[E-VIEW]: deck 'unit-tiles' is a view of 'unitz', " \
            "which is not a deck or token sheet of this game" in lines
@@ -362,6 +336,6 @@ def test_view_errors_point_at_game_yaml(game, capsys, monkeypatch):
 
 def test_view_quantity_field_must_exist(game, capsys, monkeypatch):
     edit(game, "game.yaml", "    view: units\n    quantity: tiles", "    view: units\n    quantity: tile")
-    code, lines = check(game, capsys, monkeypatch)
+    code, lines = check_copy(game, capsys, monkeypatch)
     assert f"{loc(game, 'game.yaml', 'quantity: tile', 'tile')}: error[E-VIEW]: deck 'unit-tiles' takes its quantity " \
            "from field 'tile', which deck 'units' does not have" in lines
