@@ -9,6 +9,7 @@ import argparse
 import json
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -184,7 +185,7 @@ def cmd_serve(args) -> int:
         print(f"{len(changes)} file(s) changed: {len(redrawn)} face(s) redrawn in {seconds:.2f} s"
               + (f", {errors} error(s)" if errors else ""), file=sys.stderr)
 
-    watcher = Watcher(preview, _watched(game, args.layouts), report).start()
+    watcher = Watcher(preview, _watched(game, args.layouts), report)
 
     def stop(_signum, _frame):  # a terminated server still stops its builder and watcher
         raise KeyboardInterrupt
@@ -192,10 +193,13 @@ def cmd_serve(args) -> int:
     signal.signal(signal.SIGTERM, stop)
     print(f"preview of {session.game_name}: http://127.0.0.1:{server.server_address[1]}/  (Ctrl+C to stop)",
           file=sys.stderr)
+    serving = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
+    serving.start()
     try:
-        server.serve_forever(poll_interval=0.2)
+        watcher.run()  # refreshes on the main thread: the expression time limit works only there
     finally:
         server.closing = True
+        server.shutdown()
         watcher.close()
         preview.builder.close()
         server.server_close()

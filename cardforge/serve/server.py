@@ -222,13 +222,16 @@ class Watcher:
         self.preview, self.on_change = preview, on_change
         self.folders = [f for f in folders if f.is_dir()]
         self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread = threading.Thread(target=self.run, daemon=True)
 
     def start(self) -> "Watcher":
+        """Follow the folders on a thread of its own."""
         self.thread.start()
         return self
 
-    def _run(self) -> None:
+    def run(self) -> None:
+        """Follow the folders on this thread until closed (`cardforge serve` runs it on the main
+        thread, where the time limit of templates and expressions can interrupt a runaway one)."""
         from watchfiles import watch
         out = self.preview.out_dir.resolve()
 
