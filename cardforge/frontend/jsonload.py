@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Position, Report
+from ..limits import MAX_DEPTH, MAX_INT_DIGITS, MAX_NODES, depth_message, limit_message
 
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
 _SPACE = re.compile(r"[ \t\n\r]*")
-MAX_DEPTH = 200
 
 
 def pointer_join(base: str, part: str | int) -> str:
@@ -26,13 +26,13 @@ def pointer_join(base: str, part: str | int) -> str:
 
 
 class _Fail(Exception):
-    def __init__(self, message: str, offset: int, help: str | None = None):
-        self.message, self.offset, self.help = message, offset, help
+    def __init__(self, message: str, offset: int, help: str | None = None, code: str = "E-JSON"):
+        self.message, self.offset, self.help, self.code = message, offset, help, code
 
 
 class _Reader:
-    def __init__(self, text: str, doc, report: Report, max_nodes: int):
-        self.text, self.doc, self.report, self.max_nodes = text, doc, report, max_nodes
+    def __init__(self, text: str, doc, report: Report):
+        self.text, self.doc, self.report = text, doc, report
         self.count = 0
         # Offsets of line starts, so that an offset becomes line:col by bisection.
         self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
@@ -47,10 +47,11 @@ class _Reader:
 
     def value(self, i: int, pointer: str, depth: int) -> tuple[Any, int]:
         if depth > MAX_DEPTH:
-            raise _Fail("document is nested too deeply", i)
+            raise _Fail(depth_message(), i, "a card game's data needs only a few levels; flatten it", "E-LIMIT")
         self.count += 1
-        if self.count > self.max_nodes:
-            raise _Fail(f"document has more than {self.max_nodes} values", i)
+        if self.count > MAX_NODES:
+            raise _Fail(limit_message("document", f"{MAX_NODES} values"), i, "split it into several files",
+                        "E-LIMIT")
         text = self.text
         i = self.skip(i)
         self.doc.positions.setdefault(pointer, self.position(i))
@@ -114,6 +115,9 @@ class _Reader:
             number = match.group(0)
             if match.group(1) or match.group(2):
                 return float(number), match.end()
+            if len(number.lstrip("-")) > MAX_INT_DIGITS:
+                raise _Fail(limit_message(f"integer of {len(number)} characters", f"integer size ({MAX_INT_DIGITS} "
+                            "digits)"), i, "write a smaller number, or text in double quotes", "E-LIMIT")
             return int(number), match.end()
         shown = text[i:i + 12].split("\n")[0]
         raise _Fail(f"unexpected '{shown}'", i, "a JSON value is an object, a list, text in double quotes, "
@@ -127,9 +131,9 @@ class _Reader:
                         "\\\\ for a backslash and \\n for a line break") from None
 
 
-def load_json(doc, text: str, report: Report, max_nodes: int) -> bool:
+def load_json(doc, text: str, report: Report) -> bool:
     """Fill `doc` (a load.Document) from JSON `text`; False after reporting why it is unusable."""
-    reader = _Reader(text, doc, report, max_nodes)
+    reader = _Reader(text, doc, report)
     start = 1 if text.startswith("\ufeff") else 0
     try:
         doc.data, end = reader.value(start, "", 0)
@@ -138,11 +142,11 @@ def load_json(doc, text: str, report: Report, max_nodes: int) -> bool:
             raise _Fail("unexpected text after the end of the document", end,
                         "a JSON file holds one value: put the items in one list or object")
     except _Fail as exc:
-        report.error("E-JSON", f"JSON syntax error: {exc.message}", reader.position(min(exc.offset, len(text))),
-                     help=exc.help)
+        message = exc.message if exc.code == "E-LIMIT" else f"JSON syntax error: {exc.message}"
+        report.error(exc.code, message, reader.position(min(exc.offset, len(text))), help=exc.help)
         return False
     except RecursionError:
-        report.error("E-JSON", "document is nested too deeply", Position(Path(doc.path), 1, 1))
+        report.error("E-LIMIT", depth_message(), Position(Path(doc.path), 1, 1))
         return False
     return True
 

@@ -19,10 +19,7 @@ from .jsonload import load_json, pointer_join  # noqa: F401  (pointer_join: used
 
 # libyaml's safe loader when PyYAML was built with it (20x faster); its nodes carry the same marks.
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-MAX_FILE_BYTES = 4 * 1024 * 1024
-MAX_NODES = 500_000  # values after alias expansion
-MAX_DEPTH = 100  # lists and mappings inside each other
-MAX_INT_DIGITS = 18  # an integer has at most this many digits (below 2**63)
+from ..limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_INT_DIGITS, MAX_NODES, depth_message  # noqa: F401  (names used by sheets, tests)
 # libyaml's C composer recurses once per level and crashes the process (SIGSEGV) at some tens of
 # thousands of levels; a file that could nest deeper than this is first scanned event by event.
 _SCAN_ABOVE = 2000
@@ -77,8 +74,6 @@ def too_deep(text: str, loader=_SAFE_LOADER):
     return None
 
 
-def depth_message() -> str:
-    return f"nested more than {MAX_DEPTH} levels deep (the limit of nesting depth)"
 
 
 class _Builder:
@@ -229,7 +224,7 @@ def _load_yaml(path: Path, report: Report, display_name: Path | None = None) -> 
                      help="save the file as UTF-8")
         return None
     if path.suffix.lower() == ".json":  # JSON as published: its own reader, with the same positions
-        return doc if load_json(doc, text, report, MAX_NODES) else None
+        return doc if load_json(doc, text, report) else None
     try:
         deep = too_deep(text) if _depth_bound(text) > _SCAN_ABOVE else None
         if deep is not None:

@@ -21,6 +21,7 @@ from .sheets import is_sheet, load_sheet, validate_sheet, split_sheet
 from .schema import builtin_schema, card_schema, file_schema, valid_field_schemas, validate, validate_card, validator
 from .setschema import load_set_schema
 from .sources import MappedDocument, check_joins, check_mapping, expand, load_mapping, records
+from ..limits import MAX_COPIES
 from ..units import CARD_SIZES, MM, length
 
 GAME_FILE = "game.yaml"
@@ -225,6 +226,7 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None)
             if usable(deck_data, "deck") and (valid or usable(data.get("card_size", "poker"), "size")):
                 _load_deck(game, component, f"/{key}/{d_index}", deck_data, seen_ids, report)
     _resolve_views(game, report)
+    _check_copies(game, report)
     game.forces = load_forces(game, report, safe_path)
     if force_files is not None:  # a player's own forces are checked instead of the shipped ones
         game.forces = [f for f in (load_force(Path(p), report, shipped=False) for p in force_files) if f is not None]
@@ -237,6 +239,25 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None)
             game.boards.append(Board(board["id"], board.get("name", board["id"]), board["layout"], width, height,
                                      board.get("data", {}), doc, f"/{component}/{b_index}", component))
     return game
+
+
+def _check_copies(game: Game, report: Report) -> None:
+    """The printed pieces of a game (copies, series numbers, variants) are bounded: a typo such as
+    `quantity: 1000` on every card or `series: {from: 1, to: 1000000000}` must not hang the build.
+    The card that crosses the limit is reported."""
+    total = 0
+    for deck in game.decks:
+        for card in deck.cards:
+            total += card.quantity
+            if total > MAX_COPIES:
+                report.error("E-LIMIT", f"the game has more than the limit of {MAX_COPIES} printed pieces "
+                             f"(card copies, series numbers and variants) at card '{card.id}'",
+                             card.pos("series" if "series" in card.data else "quantity"), card=card.id,
+                             help="check this card's quantity or series; a printed game has far fewer pieces")
+                game.complete = False
+                for every in (c for d in game.decks for c in d.cards):
+                    every.quantity = 0  # nothing is drawn: the build fails on the error anyway
+                return
 
 
 def _list(value: Any) -> list:

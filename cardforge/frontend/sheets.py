@@ -26,7 +26,8 @@ from typing import Any
 import yaml
 
 from ..diagnostics import Position, Report
-from .load import MAX_FILE_BYTES, Document, pointer_join
+from ..limits import MAX_FILE_BYTES, limit_message
+from .load import Document, pointer_join
 from .schema import validate
 
 SHEET_SUFFIXES = (".csv", ".xlsx")
@@ -101,7 +102,8 @@ class Grid:
 def read_csv(path: Path, report: Report) -> Grid | None:
     raw = path.read_bytes()
     if len(raw) > MAX_FILE_BYTES:
-        report.error("E-SHEET", f"file is larger than {MAX_FILE_BYTES // 1024 // 1024} MB", Position(path, 1, 1))
+        report.error("E-LIMIT", limit_message("file", f"file size ({MAX_FILE_BYTES // 1024 // 1024} MB)"),
+                     Position(path, 1, 1), help="split it into several files")
         return None
     try:
         text = raw.decode("utf-8-sig")

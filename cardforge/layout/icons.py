@@ -20,6 +20,7 @@ from reportlab.graphics.renderbase import STATE_DEFAULTS
 from svglib.svglib import svg2rlg
 
 from ..diagnostics import Position
+from ..limits import MAX_SVG_BYTES, MAX_SVG_ELEMENTS
 
 logging.getLogger("svglib").setLevel(logging.ERROR)
 # reportlab's drawing renderer selects a default font (Helvetica, never embedded) even for
@@ -83,8 +84,6 @@ class IconLibrary:
         return guess[0] if guess else None
 
 
-MAX_SVG_BYTES = 1024 * 1024  # one icon file
-MAX_SVG_ELEMENTS = 20_000  # elements in one icon
 _SVG = "{http://www.w3.org/2000/svg}"
 _XLINK = "{http://www.w3.org/1999/xlink}href"
 

@@ -6,13 +6,14 @@ names are errors rather than silently empty text.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined
 from jinja2.exceptions import SecurityError, TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-MAX_SIZE = 100_000  # longest text or list an expression may build by repetition
+from ..limits import MAX_REPEAT, MAX_TEMPLATE_OUTPUT, LimitError, TimeLimit, limit_message, time_limit
 
 
 class Absent(Undefined):
@@ -27,6 +28,11 @@ class Sandbox(ImmutableSandboxedEnvironment):
     """The immutable sandbox, and no 'x' * 10**9 or 9 ** 9 ** 9: content is untrusted."""
 
     intercepted_binops = frozenset(["*", "**"])
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        for name in ("center", "indent", "wordwrap", "truncate", "format", "batch", "slice"):
+            self.filters[name] = _bounded_filter(name, self.filters[name])
 
     def getattr(self, obj, attribute):
         if type(obj).__name__ == "Fields" and isinstance(attribute, str) and attribute not in obj:
@@ -49,35 +55,55 @@ class Sandbox(ImmutableSandboxedEnvironment):
     def call_binop(self, context, operator, left, right):
         if operator == "**":
             if isinstance(right, (int, float)) and abs(right) > 64:
-                raise ValueError("exponent larger than 64")
+                raise LimitError("exponent larger than the limit of 64")
             return left ** right
         for seq, times in ((left, right), (right, left)):
-            if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and len(seq) * times > MAX_SIZE:
-                raise ValueError(f"repetition longer than {MAX_SIZE}")
+            if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and len(seq) * times > MAX_REPEAT:
+                raise LimitError(limit_message("repetition", f"repetition ({MAX_REPEAT})"))
         return left * right
 
+
+def _bounded_filter(name: str, original):
+    """A filter that pads or formats (center, indent, wordwrap, format, ...) refused a width, or a
+    format field, beyond MAX_REPEAT: "'x' | center(10**9)" would fill the memory."""
+    def bounded(*args, **kwargs):
+        values = list(args[1:]) + list(kwargs.values())
+        if name == "format" and args and isinstance(args[0], str):
+            values += [int(n) for n in re.findall(r"\d+", args[0])]
+        if any(isinstance(v, int) and not isinstance(v, bool) and v > MAX_REPEAT for v in values):
+            raise LimitError(f"'{name}' with a width larger than the limit of repetition ({MAX_REPEAT})")
+        return original(*args, **kwargs)
+    return bounded
 
 # An optional field a card leaves out is None: it prints as nothing, not as the word "None".
 _env = Sandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False,
                finalize=lambda value: "" if value is None else value)
 _env.filters["roman"] = lambda n: _roman(int(n))
-_env.globals["range"] = lambda *a: range(*a) if len(range(*a)) <= 1000 else range(0)
+_env.globals["range"] = lambda *a: _range(*a)
+
+
+def _range(*args) -> range:
+    r = range(*args)
+    if len(r) > 1000:
+        raise LimitError(f"range of {len(r)} values is larger than the limit of 1000 in a layout")
+    return r
 
 
 class TemplateFailure(Exception):
-    def __init__(self, message: str, line: int | None = None):
+    def __init__(self, message: str, line: int | None = None, code: str = "E-TEMPLATE"):
         super().__init__(message)
-        self.message, self.line = message, line
+        self.message, self.line, self.code = message, line, code
 
 
 class Template:
     """A compiled template, or a constant when the source has no Jinja syntax."""
 
-    __slots__ = ("source", "_compiled")
+    __slots__ = ("source", "_compiled", "_over_limit")
 
     def __init__(self, source: str):
         self.source = source
         self._compiled = None
+        self._over_limit: TemplateFailure | None = None  # once over a limit, not run again for the next card
         if "{{" in source or "{%" in source or "{#" in source:
             self._compiled = _compiled(source, "template")
 
@@ -88,7 +114,14 @@ class Template:
     def render(self, context: dict[str, Any]) -> str:
         if self._compiled is None:
             return self.source
-        return _run("template", lambda: self._compiled.render(context))
+        if self._over_limit is not None:
+            raise self._over_limit
+        try:
+            return _run("template", lambda: _joined(self._compiled.generate(context)))
+        except TemplateFailure as exc:
+            if exc.code == "E-LIMIT":
+                self._over_limit = exc
+            raise
 
 
 class Expression:
@@ -126,10 +159,27 @@ def _compiled(source: str, kind: str):
     return compiled
 
 
+def _joined(chunks) -> str:
+    """A template's output, refused as soon as it grows past MAX_TEMPLATE_OUTPUT characters."""
+    out, size = [], 0
+    for chunk in chunks:
+        size += len(chunk)
+        if size > MAX_TEMPLATE_OUTPUT:
+            raise TemplateFailure(limit_message("output", f"template output ({MAX_TEMPLATE_OUTPUT} characters)"),
+                                  code="E-LIMIT")
+        out.append(chunk)
+    return "".join(out)
+
+
 def _run(what: str, call) -> Any:
     """Run content's template or expression; every failure becomes a TemplateFailure to report."""
     try:
-        return call()
+        with time_limit():
+            return call()
+    except TimeLimit as exc:
+        raise TemplateFailure(f"{what} stopped: {exc}", code="E-LIMIT") from None
+    except LimitError as exc:
+        raise TemplateFailure(f"{what} refused: {exc}", code="E-LIMIT") from None
     except SecurityError as exc:
         raise TemplateFailure(f"{what} not allowed: {exc}") from None
     except TemplateError as exc:

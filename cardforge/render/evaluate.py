@@ -104,7 +104,7 @@ class FaceEvaluator:
                     continue
                 getattr(self, f"_{frame.type}", self._other)(frame, frame_ctx, info, text)
             except TemplateFailure as exc:
-                info.error = ("E-TEMPLATE", exc.message)
+                info.error = (exc.code, exc.message)
             except _CountError as exc:
                 info.error = ("E-TEMPLATE", str(exc))
             out.append(info)

@@ -16,6 +16,7 @@ from reportlab.lib.colors import Color, HexColor
 
 from ..layout import text as richtext
 from ..diagnostics import Report, display_path
+from ..limits import MAX_IMAGE_PIXELS
 from ..layout.fonts import FontBook
 from ..layout.icons import IconError, IconLibrary, IconPainter
 from ..layout.layouts import Frame, Layout
@@ -140,7 +141,7 @@ class CardRenderer:
         try:
             return rendered(self._piece, template, ctx, self._face_ctx)
         except TemplateFailure as exc:
-            raise RenderError("E-TEMPLATE", f"'{key}': {exc.message}",
+            raise RenderError(exc.code, f"'{key}': {exc.message}",
                               help=f"the template is at {display_path(frame.layout_file, None)}:{frame.position.line}") from None
 
     def _frame(self, frame: Frame, layout: Layout, card: Card, ctx: dict, x: float, y: float,
@@ -392,7 +393,7 @@ class CardRenderer:
                 try:
                     labels = Expression(labels).evaluate(ctx)
                 except TemplateFailure as exc:
-                    raise RenderError("E-TEMPLATE", f"'labels': {exc.message}") from None
+                    raise RenderError(exc.code, f"'labels': {exc.message}") from None
             if not isinstance(labels, (list, tuple)):
                 raise RenderError("E-TEMPLATE", "'labels' must give a list")
             return [str(label) for label in labels]
@@ -461,6 +462,7 @@ class CardRenderer:
         if not path.is_file():
             raise RenderError("E-MISSING-IMAGE", f"image '{src}' does not exist",
                               help=f"add the file at {Path(self.game.root.name) / src}, or fix the name")
+        _check_pixels(path, src)
         fit = frame.props["fit"]
         c = self.canvas
         try:
@@ -483,6 +485,22 @@ class CardRenderer:
             raise RenderError("E-IMAGE", f"cannot read image '{src}': it is not an image file Pillow can open",
                               help="save it again as PNG or JPEG") from None
         record["image"] = src
+
+
+def _check_pixels(path: Path, src: str) -> None:
+    """Refuse a decompression bomb (a small file that expands to billions of pixels) before any
+    decoder allocates it: Pillow reads only the header here."""
+    from PIL import Image
+    try:
+        with Image.open(path) as image:
+            width, height = image.size
+    except Exception:  # noqa: BLE001 - Pillow raises many kinds for a corrupt file
+        raise RenderError("E-IMAGE", f"cannot read image '{src}': it is not an image file Pillow can open",
+                          help="save it again as PNG or JPEG") from None
+    if width * height > MAX_IMAGE_PIXELS:
+        raise RenderError("E-LIMIT", f"image '{src}' of {width} x {height} pixels is larger than the limit of "
+                          f"image size ({MAX_IMAGE_PIXELS // 1_000_000} million pixels)",
+                          help="scale it down; 300 dpi is enough for print")
 
 
 def _count(value: Any, key: str) -> int:

@@ -36,7 +36,7 @@ def table_rows(props: dict, ctx: dict) -> list:
     try:
         rows = Expression(props["rows"]).evaluate(ctx)
     except TemplateFailure as exc:
-        raise RenderError("E-TEMPLATE", f"'rows': {exc.message}") from None
+        raise RenderError(exc.code, f"'rows': {exc.message}") from None
     if not isinstance(rows, (list, tuple)):
         raise RenderError("E-TEMPLATE", f"'rows' must give a list of rows, got {type(rows).__name__}")
     return list(rows)
@@ -53,7 +53,7 @@ def table_texts(props: dict, ctx: dict) -> tuple[list[str], list[list[str]], lis
         try:
             cells.append([str(t.render(row_ctx)) for t in templates])
         except TemplateFailure as exc:
-            raise RenderError("E-TEMPLATE", f"table cell: {exc.message}") from None
+            raise RenderError(exc.code, f"table cell: {exc.message}") from None
     blocks = max(1, int(props.get("split", 1)))
     groups = [str(g.get("label", "")) for g in props.get("header_groups") or []]
     headers = [col["header"] for col in columns]
@@ -121,7 +121,7 @@ def draw_table(r, frame, layout, ctx, x, y, w, h, record) -> None:
                     try:
                         value = fill.render(dict(ctx, row=rows[i], value=cells[i][col])).strip()
                     except TemplateFailure as exc:
-                        raise RenderError("E-TEMPLATE", f"table cell fill: {exc.message}") from None
+                        raise RenderError(exc.code, f"table cell fill: {exc.message}") from None
                     if value:
                         _rect(c, r.color(value, layout), cx, row_top - row_h, widths[col], row_h)
                 cx += widths[col]

@@ -54,6 +54,7 @@ class RuleCompiler:
         self.compiled: dict[str, Compiled | MessageTemplate] = {}
         self._reported: set[tuple] = set()
         self._failed: set[str] = set()
+        self._over_limit: set[str] = set()  # expressions that hit a time or size limit: not run again
         self._ids: dict[str, str] = {}
         self.per_item: dict[str, list[str]] = {}
         self._compile_all()

@@ -39,6 +39,7 @@ from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes
 from jinja2.exceptions import SecurityError, TemplateError
 from jinja2.parser import Parser
 from ..layout.templates import Absent, Sandbox
+from ..limits import LimitError, TimeLimit, time_limit
 from ..layout.text import icon_names
 from .lookups import LOOKUP_HELPERS, LookupFailure
 from .paths import ANY, get_path, items_of as _items  # noqa: F401 (get_path is used by run.py)
@@ -157,7 +158,7 @@ def marked_terms(text: Any) -> list[dict[str, str]]:
 def _range(*args):
     r = range(*args)
     if len(r) > MAX_RANGE:
-        raise ValueError(f"range of more than {MAX_RANGE} values")
+        raise LimitError(f"range of more than the limit of {MAX_RANGE} values")
     return r
 
 
@@ -173,9 +174,10 @@ KEYED = ("count", "sum", "where", "any", "all", "pluck")
 class ExpressionError(Exception):
     """An expression that does not compile, or fails when evaluated."""
 
-    def __init__(self, message: str, column: int | None = None, lookup: LookupFailure | None = None):
+    def __init__(self, message: str, column: int | None = None, lookup: LookupFailure | None = None,
+                 code: str = "E-RULES-EVAL"):
         super().__init__(message)
-        self.message, self.column, self.lookup = message, column, lookup
+        self.message, self.column, self.lookup, self.code = message, column, lookup, code
 
 
 @dataclass
@@ -214,12 +216,17 @@ class Expr:
 
     def __call__(self, context: dict[str, Any]) -> Any:
         try:
-            result = self._fn(**context)
+            with time_limit():
+                result = self._fn(**context)
             if isinstance(result, Absent):  # an absent card field as the whole expression: no value
                 return None
             if isinstance(result, Undefined):  # `item.missing` as the whole expression: fail here, not later
                 result._fail_with_undefined_error()
             return result
+        except TimeLimit as exc:
+            raise ExpressionError(f"stopped: {exc}", code="E-LIMIT") from None
+        except LimitError as exc:
+            raise ExpressionError(f"refused: {exc}", code="E-LIMIT") from None
         except SecurityError as exc:
             raise ExpressionError(f"not allowed: {exc}") from None
         except TemplateError as exc:

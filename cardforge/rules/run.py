@@ -54,15 +54,20 @@ class RuleSet(RuleCompiler):
         """Run an expression; a failure is reported once per expression, and gives `default`."""
         if compiled is None:
             return default
+        if compiled.pointer in self._over_limit:  # it hit a limit once: each further item would too
+            raise RulesProblem()
         try:
             return compiled.expr(ctx)
         except ExpressionError as exc:
+            if exc.code == "E-LIMIT":
+                self._over_limit.add(compiled.pointer)
             if exc.lookup is not None and self._lookup_failed(compiled, ctx, what, exc):
                 raise RulesProblem() from None
             if compiled.pointer not in self._failed:
                 self._failed.add(compiled.pointer)
-                self.report.error("E-RULES-EVAL", f"{what}: {exc.message}", self.doc.pos(compiled.pointer),
-                                  help="the expression failed on this data; check the names and the types it uses")
+                self.report.error(exc.code, f"{what}: {exc.message}", self.doc.pos(compiled.pointer),
+                                  help="the expression failed on this data; check the names and the types it uses"
+                                  if exc.code != "E-LIMIT" else "make it do less work, e.g. fewer nested loops")
             raise RulesProblem() from None
 
     def _lookup_failed(self, compiled: Compiled, ctx: dict, what: str, exc: ExpressionError) -> bool:

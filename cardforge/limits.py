@@ -1,0 +1,83 @@
+"""Every limit that keeps untrusted content from exhausting memory, time or the process.
+
+Content is untrusted input: a card file, a layout or a rules file must not be able to hang a build,
+fill the memory or crash the interpreter.  Each limit here is far above what a real game needs (the
+largest shipped game uses a fraction of each), and crossing one is an E-LIMIT diagnostic that names
+the limit, at the file and line that crossed it.  The README lists them.
+"""
+from __future__ import annotations
+
+import signal
+import threading
+
+MAX_FILE_BYTES = 4 * 1024 * 1024  # one source file (YAML, JSON, CSV, XLSX)
+MAX_NODES = 500_000  # values in one file after YAML aliases are expanded
+MAX_DEPTH = 100  # lists and mappings nested inside each other (YAML and JSON)
+MAX_INT_DIGITS = 18  # digits of an integer (below 2**63)
+MAX_COPIES = 50_000  # printed pieces of one game: card copies, series numbers and variants
+MAX_IMAGE_PIXELS = 50_000_000  # pixels of one raster image (a 7000 x 7000 picture; 600 dpi A3 is 35M)
+MAX_SVG_BYTES = 1024 * 1024  # one icon file
+MAX_SVG_ELEMENTS = 20_000  # elements of one icon
+MAX_REPEAT = 100_000  # the longest text or list a template may build by repetition or padding
+MAX_TEMPLATE_OUTPUT = 100_000  # characters of one template's output (one frame's text)
+MAX_EXPRESSION_SECONDS = 2.0  # the time of one template or rules expression
+
+
+def limit_message(what: str, limit: str) -> str:
+    """The common wording: '<what> is larger than the limit of <limit>'."""
+    return f"{what} is larger than the limit of {limit}"
+
+
+def depth_message() -> str:
+    return f"nested more than {MAX_DEPTH} levels deep (the limit of nesting depth)"
+
+
+class LimitError(ValueError):
+    """Content asked for more than a limit allows (reported as E-LIMIT)."""
+
+
+class TimeLimit(LimitError):
+    """One template or expression ran longer than MAX_EXPRESSION_SECONDS."""
+
+
+def _expired(signum, frame):  # noqa: ARG001 - signal handler signature
+    raise TimeLimit(f"it ran longer than the limit of {MAX_EXPRESSION_SECONDS:g} s for one expression")
+
+
+class time_limit:  # noqa: N801 - used like a function: `with time_limit():`
+    """Interrupt the code inside after `seconds` with TimeLimit.  It uses the interval timer, which
+    only the main thread can receive; elsewhere (the preview's worker threads) it does nothing, and
+    the size limits above still bound the work.  Nested uses keep the outermost deadline.  A class,
+    not a generator: it runs for every expression (thousands per check), at about a microsecond."""
+
+    __slots__ = ("armed", "seconds")
+    _depth = 0
+
+    def __init__(self, seconds: float = MAX_EXPRESSION_SECONDS):
+        self.seconds, self.armed = seconds, False
+
+    def __enter__(self):
+        if time_limit._depth == 0 and threading.get_ident() == _MAIN_THREAD:
+            if not _handler_installed:
+                _install_handler()
+            _setitimer(_REAL, self.seconds)
+            self.armed = True
+        time_limit._depth += 1
+        return self
+
+    def __exit__(self, *exc):
+        time_limit._depth -= 1
+        if self.armed:
+            _setitimer(_REAL, 0)
+        return False
+
+
+_MAIN_THREAD = threading.main_thread().ident
+_setitimer, _REAL = signal.setitimer, signal.ITIMER_REAL
+_handler_installed = False
+
+
+def _install_handler() -> None:
+    global _handler_installed
+    signal.signal(signal.SIGALRM, _expired)
+    _handler_installed = True
