@@ -5,8 +5,8 @@ from cardforge.layout.templates import Template, TemplateFailure
 
 
 @pytest.mark.parametrize("source, message", [
-    ("{{ 'x' * 10**9 }}", "template error: repetition longer than 100000"),
-    ("{{ 9 ** 999 }}", "template error: exponent larger than 64"),
+    ("{{ 'x' * 10**9 }}", "template refused: repeated text or list is larger than the limit of repetition (100000)"),
+    ("{{ 9 ** 999 }}", "template refused: exponent larger than the limit of 64"),
     ("{{ card.__class__.__mro__ }}", "template not allowed"),
     ("{{ card.update({'a': 1}) }}", "template not allowed"),
 ])

@@ -59,7 +59,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
             return left ** right
         for seq, times in ((left, right), (right, left)):
             if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and len(seq) * times > MAX_REPEAT:
-                raise LimitError(limit_message("repetition", f"repetition ({MAX_REPEAT})"))
+                raise LimitError(limit_message("repeated text or list", f"repetition ({MAX_REPEAT})"))
         return left * right
 
 
