@@ -1,9 +1,10 @@
 """The pipeline: load -> validate -> model -> layouts -> render + impose -> write.
 
 `build_game` compiles one game folder into PDFs and their manifests.  Nothing is
-written unless every stage succeeded: PDFs go to temporary files that are renamed
-over the previous output only at the very end, so a failed build leaves the
-last good kit untouched.  Output is deterministic (reportlab's invariant mode,
+written unless every stage succeeded: PDFs go to a staging folder beside the game's output
+folder, which replaces it in one atomic swap only at the very end (replace.py), so a failed
+or killed build leaves the last good kit untouched.  The folder's lock (lock.py) is held
+throughout, so a second build of the same game waits.  Output is deterministic (reportlab's invariant mode,
 sorted iteration), so the same input gives the same bytes.
 """
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import gc
 import os
 from contextlib import contextmanager
+from typing import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +23,9 @@ from ..prepare import Prepared, prepare
 from ..verify import Verifier
 from .pages import MODES, PAPERS, Page, PrintOptions, count_faces, cover_page, duplex_order, plan_sections
 from .pdf import Progress, Writer
+from .lock import OutputLock
 from .pdfcopy import copy_pages, same_pages
+from .replace import Replacement
 
 
 
@@ -48,18 +52,28 @@ def build_game(game_dir: Path, out_dir: Path, papers=PAPERS, mode: str = "duplex
     result.game = prep.game
     counter = _Counter(progress, sum(count_faces(prep, paper) for paper in papers))
     staged: list[tuple[Path, Path]] = []
-    try:
+    with replacing_folder(Path(out_dir), Path(game_dir).resolve().name) as replacement:
         with drawing_gc():
             for paper in papers:
                 options = PrintOptions(paper, mode, flip, back_offset, imposition)
-                staged += build_paper(prep, Path(out_dir), options, report, counter, kit)
+                staged += build_paper(prep, Path(out_dir), options, report, counter, kit, replacement.stage)
                 if report.has_errors():
                     return result
-        result.outputs = commit(staged)
-        staged = []
-        return result
-    finally:
-        discard(staged)
+        result.outputs = commit(staged, replacement)
+    return result
+
+
+@contextmanager
+def replacing_folder(out_dir: Path, what: str, command: str = "build", swap: bool = True) -> Iterator[Replacement]:
+    """Hold `out_dir`'s lock and stage its next content beside it; whatever is not committed by
+    the end of the block is removed."""
+    with OutputLock(out_dir, what, command):
+        replacement = Replacement(out_dir, swap=swap)
+        replacement.open()
+        try:
+            yield replacement
+        finally:
+            replacement.discard()
 
 
 @contextmanager
@@ -106,14 +120,17 @@ def ordered_pages(prep: Prepared, options: PrintOptions, sections, kit: bool) ->
 
 
 def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Report,
-                progress: Progress | None = None, kit: bool = True) -> list[tuple[Path, Path]]:
+                progress: Progress | None = None, kit: bool = True,
+                stage_dir: Path | None = None) -> list[tuple[Path, Path]]:
     """Draw one paper size's pages once, verify them once, and stage the PDFs and manifests.
 
     With the kit on, the kit PDF is drawn (cover, then every component) and each component's
     PDF is cut out of it as a range of its pages: the same drawn page in both files, checked to
     be byte-identical rather than drawn and read back a second time.  Returns (temporary, final)
-    pairs for `commit`; on errors nothing is staged and the report says why."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    pairs for `commit`; on errors nothing is staged and the report says why.  The temporary
+    files go to `stage_dir` (the staging folder of a Replacement of `out_dir`)."""
+    stage_dir = Path(stage_dir) if stage_dir is not None else out_dir
+    stage_dir.mkdir(parents=True, exist_ok=True)
     sections = plan_sections(prep, options, report)
     if report.has_errors() or not sections:
         return []
@@ -124,7 +141,7 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
     try:
         for name, pages in ordered_pages(prep, options, sections, kit):
             target = final(name)
-            tmp = target.with_name(target.name + ".tmp")
+            tmp = stage_dir / (target.name + ".tmp")
             writer = Writer(prep, tmp, title(name), report, progress, 0)
             manifest = writer.write(pages)
             manifest.header.update(paper=options.paper, mode=options.mode, flip=options.flip,
@@ -140,10 +157,10 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
                 staged.append((tmp, target))
                 if report.has_errors():
                     return []
-                staged += _stage_manifest(manifest, target)
+                staged += _stage_manifest(manifest, target, stage_dir)
                 if name == "kit":
                     for section, part in _ranges(pages):
-                        staged += _cut(tmp, part, final(section), title(section), manifest, report)
+                        staged += _cut(tmp, part, final(section), title(section), manifest, report, stage_dir)
                         gc.collect()
                         if report.has_errors():
                             return []
@@ -170,32 +187,34 @@ def _ranges(pages: list[Page]) -> list[tuple[str, range]]:
     return runs
 
 
-def _stage_manifest(manifest, pdf: Path, pages: range | None = None, **header) -> list[tuple[Path, Path]]:
+def _stage_manifest(manifest, pdf: Path, stage_dir: Path, pages: range | None = None,
+                    **header) -> list[tuple[Path, Path]]:
     final = pdf.with_suffix(".manifest.json")
-    tmp = final.with_name(final.name + ".tmp")
+    tmp = stage_dir / (final.name + ".tmp")
     manifest.write(tmp, pages, **header)
     return [(tmp, final)]
 
 
-def _cut(kit_tmp: Path, pages: range, target: Path, title: str, manifest, report: Report) -> list[tuple[Path, Path]]:
+def _cut(kit_tmp: Path, pages: range, target: Path, title: str, manifest, report: Report,
+         stage_dir: Path) -> list[tuple[Path, Path]]:
     """A component PDF: pages `pages` (0-based) of the kit, copied, with the component's own title."""
-    tmp = target.with_name(target.name + ".tmp")
+    tmp = stage_dir / (target.name + ".tmp")
     copy_pages(kit_tmp, pages, tmp, title)
     if not same_pages(kit_tmp, pages, tmp):
         report.error("E-OUTPUT", f"{target.name}: its pages differ from the kit's pages they were copied from",
                      None, help="this is a bug in cardforge; please report it")
         tmp.unlink(missing_ok=True)
         return []
-    return [(tmp, target)] + _stage_manifest(manifest, target, pages, title=title)
+    return [(tmp, target)] + _stage_manifest(manifest, target, stage_dir, pages, title=title)
 
 
-def commit(staged: list[tuple[Path, Path]]) -> list[Path]:
-    """Rename every staged file over its final name; the previous output is replaced only now."""
-    outputs = []
+def commit(staged: list[tuple[Path, Path]], replacement: Replacement) -> list[Path]:
+    """Give every staged file its final name in the staging folder, then let that folder replace
+    the output folder (one atomic swap): the previous output is replaced only now, all at once."""
     for tmp, final in staged:
-        os.replace(tmp, final)
-        outputs.append(final)
-    return outputs
+        os.replace(tmp, replacement.stage / final.name)
+    replacement.commit([final.name for _, final in staged])
+    return [final for _, final in staged]
 
 
 def discard(staged: list[tuple[Path, Path]]) -> None:

@@ -1,19 +1,26 @@
 """Both cores: the games and papers of a build drawn in a process pool.
 
 Each (game, paper) is one job.  A job prepares its game, draws and verifies that paper's PDFs
-into temporary files, and returns them staged, with its diagnostics.  Nothing is renamed into
-place by a worker: the parent commits a game's files only when every job of that game
-succeeded, so a failed build still leaves the previous output untouched.  Jobs are independent
-and deterministic, so the files are byte-identical to a serial build's.
+into the staging folder of its game's output folder, and returns them staged, with its
+diagnostics.  Nothing is renamed into place by a worker: the parent holds every game's lock
+(lock.py) and swaps a game's folder (replace.py) only when every job of that game succeeded, so
+a failed or killed build still leaves the previous output untouched.  Jobs are independent and
+deterministic, so the files are byte-identical to a serial build's.  Workers die with the
+parent (Linux: PR_SET_PDEATHSIG), so a killed build leaves no orphan drawing on.
 """
 from __future__ import annotations
 
+import ctypes
+import dataclasses
 import multiprocessing
 import os
 import queue
+import signal
+import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -21,7 +28,9 @@ from typing import Callable
 from ..diagnostics import ContentError, Report
 from ..prepare import prepare
 from .build import build_paper, commit, discard, drawing_gc
+from .lock import lock_all
 from .pages import PrintOptions, count_faces
+from .replace import Replacement
 
 Progress = Callable[[int, int], None]
 
@@ -37,6 +46,7 @@ class Job:
     flip: str = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)  # points
     imposition: str = "bleed"
+    stage_dir: Path | None = None  # set by build_all: the staging folder of out_dir
 
     @property
     def options(self) -> PrintOptions:
@@ -58,6 +68,18 @@ def _init(progress_queue) -> None:
     _progress_queue = progress_queue
 
 
+def _worker_init(progress_queue, parent: int) -> None:
+    """A pool worker: it dies with the build that started it, then reports progress to it."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+        if os.getppid() != parent:  # the parent died before the prctl
+            os._exit(1)
+    _init(progress_queue)
+
+
 def run_job(index: int, job: Job) -> tuple[int, Report, list[tuple[Path, Path]]]:
     """One paper of one game, staged (in a worker, or in this process for a serial build)."""
     report = Report()
@@ -77,13 +99,29 @@ def run_job(index: int, job: Job) -> tuple[int, Report, list[tuple[Path, Path]]]
     if _progress_queue is not None:
         _progress_queue.put((index, 0, total))
     with drawing_gc():
-        staged = build_paper(prep, job.out_dir, job.options, report, progress, job.kit)
+        staged = build_paper(prep, job.out_dir, job.options, report, progress, job.kit, job.stage_dir)
     return index, report, staged
 
 
 def build_all(jobs: list[Job], progress: Progress | None = None, workers: int | None = None) -> list[GameResult]:
     """Run every job (in parallel when there are several and more than one core), then commit each
-    game whose jobs all succeeded.  Results come back in the order of the games in `jobs`."""
+    game whose jobs all succeeded.  Results come back in the order of the games in `jobs`.
+    The output folders' locks are held throughout."""
+    with ExitStack() as stack:
+        folders: dict[Path, str] = {}
+        for job in jobs:
+            folders.setdefault(job.out_dir, Path(job.game_dir).resolve().name)
+        lock_all(stack, folders)
+        replacements = {}
+        for folder in folders:
+            replacements[folder] = Replacement(folder)
+            replacements[folder].open()
+            stack.callback(replacements[folder].discard)
+        jobs = [dataclasses.replace(job, stage_dir=replacements[job.out_dir].stage) for job in jobs]
+        return _commit_games(jobs, _run_all(jobs, progress, workers), replacements)
+
+
+def _run_all(jobs: list[Job], progress: Progress | None, workers: int | None):
     workers = min(workers or os.cpu_count() or 1, len(jobs))
     outcomes: dict[int, tuple[Report, list[tuple[Path, Path]]]] = {}
     if workers <= 1:
@@ -97,7 +135,7 @@ def build_all(jobs: list[Job], progress: Progress | None = None, workers: int | 
             outcomes[index] = (report, staged)
     else:
         outcomes = _in_pool(jobs, progress, workers)
-    return _commit_games(jobs, outcomes)
+    return outcomes
 
 
 class _Direct:
@@ -134,8 +172,8 @@ def _in_pool(jobs: list[Job], progress: Progress | None, workers: int):
     thread.start()
     outcomes: dict[int, tuple[Report, list[tuple[Path, Path]]]] = {}
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init,
-                                 initargs=(updates,)) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
+                                 initargs=(updates, os.getpid())) as pool:
             futures = [pool.submit(run_job, index, job) for index, job in enumerate(jobs)]
             for future in futures:
                 index, report, staged = future.result()
@@ -154,12 +192,15 @@ def _in_pool(jobs: list[Job], progress: Progress | None, workers: int):
     return outcomes
 
 
-def _commit_games(jobs: list[Job], outcomes) -> list[GameResult]:
+def _commit_games(jobs: list[Job], outcomes, replacements: dict[Path, Replacement]) -> list[GameResult]:
+    """Each output folder is swapped when every job writing into it succeeded (normally one game's)."""
     results: dict[Path, GameResult] = {}
     staged_by_game: dict[Path, list[tuple[Path, Path]]] = {}
+    folder_of: dict[Path, Path] = {}
     seen: dict[Path, set] = {}
     for index, job in enumerate(jobs):
         result = results.setdefault(job.game_dir, GameResult(job.game_dir))
+        folder_of[job.game_dir] = job.out_dir
         report, staged = outcomes[index]
         keys = seen.setdefault(job.game_dir, set())
         for item in report.items:  # the papers of a game share its front end's diagnostics: once each
@@ -168,10 +209,13 @@ def _commit_games(jobs: list[Job], outcomes) -> list[GameResult]:
                 keys.add(key)
                 result.report.add(item)
         staged_by_game.setdefault(job.game_dir, []).extend(staged)
-    for game_dir, result in results.items():
-        staged = staged_by_game[game_dir]
-        if result.report.has_errors():
+    for folder, replacement in replacements.items():
+        games = [game for game, out in folder_of.items() if out == folder]
+        staged = [pair for game in games for pair in staged_by_game[game]]
+        if any(results[game].report.has_errors() for game in games):
             discard(staged)
-        else:
-            result.outputs = commit(staged)
+            continue
+        commit(staged, replacement)
+        for game in games:
+            results[game].outputs = [final for _, final in staged_by_game[game]]
     return list(results.values())

@@ -15,7 +15,7 @@ from ..diagnostics import ContentError, Position, Report
 from ..frontend.forces import force_view
 from ..frontend.model import GAME_FILE, Board, size_points
 from ..prepare import Prepared, prepare
-from .build import build_paper, commit, discard
+from .build import build_paper, commit, replacing_folder
 from .pages import PrintOptions
 
 
@@ -61,15 +61,14 @@ def print_roster(force_path: Path, game_dir: Path | None, out_dir: Path, papers:
     sheet_game = dataclasses.replace(game, id=force.id, decks=[], boards=[board])
     sheet = Prepared(sheet_game, prep.layouts, prep.fonts, prep.icons, {}, {board.id: layout})
     staged: list[tuple[Path, Path]] = []
-    try:
+    # The roster goes into a folder of the user's (by default the force file's own): it is not
+    # swapped as a whole, its files are renamed into it one by one, under the folder's lock.
+    with replacing_folder(Path(out_dir), f"the roster of {force.id}", "force", swap=False) as replacement:
         for paper in papers:
-            for tmp, final in build_paper(sheet, Path(out_dir), PrintOptions(paper, "simplex"), report, kit=False):
+            for tmp, final in build_paper(sheet, Path(out_dir), PrintOptions(paper, "simplex"), report, kit=False,
+                                          stage_dir=replacement.stage):
                 staged.append((tmp, final.with_name(final.name.replace("-references-", "-roster-")
                                                     .replace("-simplex", ""))))
             if report.has_errors():
                 return []
-        outputs = commit(staged)
-        staged = []
-        return outputs
-    finally:
-        discard(staged)
+        return commit(staged, replacement)
