@@ -9,14 +9,14 @@ field is opened one level (`sight.clock`).  A text field whose values are nearly
 """
 from __future__ import annotations
 
-import os
 import statistics
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..output.lock import OutputLock
+from ..output.replace import replacing
 from ..prepare import Prepared
 
 MAX_CATEGORIES = 16  # more distinct values than this (and mostly unique) is text, not a category
@@ -270,15 +270,10 @@ def write_pdf(prep: Prepared, decks: list[DeckStats], path: Path) -> None:
             story.append(grid)
         story += [Paragraph(escape(line), body) for line in lines]
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    os.close(handle)
-    try:
-        document = SimpleDocTemplate(tmp, pagesize=A4, leftMargin=20 * mm, rightMargin=20 * mm, topMargin=18 * mm,
-                                     bottomMargin=18 * mm, title=f"{prep.game.name}: card statistics",
-                                     author="cardforge", invariant=1)
+    # Under the lock of the folder it goes into (build/<game>/, which a build may be swapping),
+    # written beside its final name and renamed over it (output/replace.py).
+    with OutputLock(path.parent, prep.game.id, "stats"), replacing(path) as tmp:
+        document = SimpleDocTemplate(str(tmp), pagesize=A4, leftMargin=20 * mm, rightMargin=20 * mm,
+                                     topMargin=18 * mm, bottomMargin=18 * mm,
+                                     title=f"{prep.game.name}: card statistics", author="cardforge", invariant=1)
         document.build(story)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)

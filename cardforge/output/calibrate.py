@@ -14,11 +14,17 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..layout.fonts import builtin_fonts
 from ..units import MM, PAPER_SIZES
+from .replace import replacing
 
 RANGE = 10  # mm either side of the centre
 
 
 def write_calibration(target: Path, paper: str, flip: str = "long") -> None:
+    with replacing(target) as tmp:  # written beside it, renamed over it when complete
+        _draw(tmp, paper, flip)
+
+
+def _draw(target: Path, paper: str, flip: str) -> None:
     w, h = (v * MM for v in PAPER_SIZES[paper])
     font = builtin_fonts().family("sans").face("regular")
     bold = builtin_fonts().family("sans").face("bold")
