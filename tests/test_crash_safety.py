@@ -1,0 +1,215 @@
+"""Crash safety and concurrent builds (issue 17, parts 4 and 5).
+
+A build killed with SIGKILL at any moment leaves the game's output folder exactly as it was, or,
+once past the commit point (the atomic swap of the folder), exactly the complete new output;
+never a mix.  The next build removes what the killed one left.  Two builds into the same folder
+never interleave: the second waits for the first and says so.
+
+The kill points inside the commit are reached with CARDFORGE_TEST_KILL_AT (test-only fault
+injection, see cardforge/output/replace.py); other kills come at delays spread over a build.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from conftest import cardforge, load_manifest, make_game
+
+STAGE_MARK = ".cardforge-stage-"
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file under a folder (hidden ones too) by relative path, with its bytes."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(Path(folder).rglob("*")) if p.is_file()}
+
+
+def stale(out: Path) -> list[str]:
+    return sorted(str(p.relative_to(out)) for p in out.rglob("*") if STAGE_MARK in p.name or p.name.endswith(".tmp"))
+
+
+def start_build(root: Path, *args, env: dict | None = None) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "cardforge", "build", "content/tiny", "--out", "out", *args],
+                            cwd=str(root), env=dict(os.environ, **(env or {})), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory):
+    """Output of the tiny game before (v1) and after (v2) an edit that changes every PDF, with a
+    user's file and an export-like subfolder in the output folder that every build must keep."""
+    root = tmp_path_factory.mktemp("crash")
+    game = make_game(root)
+    assert cardforge("build", "content/tiny", "--out", "out", cwd=root).returncode == 0
+    out = root / "out" / "tiny"
+    (out / "notes.txt").write_text("my print notes\n")
+    (out / "png" / "main").mkdir(parents=True)
+    (out / "png" / "main" / "alpha-1-front.png").write_bytes(b"\x89PNG not really")
+    shutil.copytree(out, root / "v1")
+    cards = game / "cards" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("Alpha", "Alphabet"))
+    started = time.monotonic()
+    assert cardforge("build", "content/tiny", "--out", "out", cwd=root).returncode == 0
+    seconds = time.monotonic() - started
+    shutil.copytree(out, root / "v2")
+    v1, v2 = tree(root / "v1"), tree(root / "v2")
+    assert v1["notes.txt"] == v2["notes.txt"] and "png/main/alpha-1-front.png" in v2
+    changed = [name for name in v1 if v1[name] != v2[name]]
+    assert sorted(changed) == sorted(name for name in v1 if name.endswith((".pdf", ".json")))
+    return root, v1, v2, seconds
+
+
+def reset(root: Path) -> Path:
+    """out/tiny back to the v1 output (staging folders of earlier kills stay, for the cleanup)."""
+    out = root / "out" / "tiny"
+    shutil.rmtree(out)
+    shutil.copytree(root / "v1", out)
+    return out
+
+
+@pytest.mark.parametrize("point, outcome", [("staged", "old"), ("linked", "old"), ("swapped", "new")])
+def test_a_build_killed_inside_its_commit_leaves_the_old_or_the_whole_new_output(kits, point, outcome):
+    root, v1, v2, _ = kits
+    out = reset(root)
+    proc = start_build(root, env={"CARDFORGE_TEST_KILL_AT": point})
+    proc.communicate(timeout=120)
+    assert proc.returncode == -signal.SIGKILL
+    assert tree(out) == (v1 if outcome == "old" else v2)
+    assert stale(root / "out") == [f".tiny{STAGE_MARK}{proc.pid}"]  # what the killed build left
+    result = cardforge("build", "content/tiny", "--out", "out", cwd=root)
+    assert result.returncode == 0, result.stderr
+    assert stale(root / "out") == []
+    assert tree(out) == v2
+
+
+def test_builds_killed_at_any_moment_leave_old_or_new_output_never_a_mix(kits):
+    root, v1, v2, seconds = kits
+    seen = []
+    for fraction in (0.05, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 0.97, 1.05):
+        out = reset(root)
+        proc = start_build(root, "--jobs", "2")
+        try:
+            proc.wait(timeout=seconds * fraction)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=120)
+        now = tree(out)
+        assert now in (v1, v2), f"killed after {fraction:.0%} of a build: a mix of old and new files"
+        seen.append("old" if now == v1 else "new")
+    result = cardforge("build", "content/tiny", "--out", "out", cwd=root)
+    assert result.returncode == 0, result.stderr
+    assert stale(root / "out") == []
+    assert tree(out) == v2
+    assert "old" in seen, seen  # the early kills came before the commit
+
+
+def test_a_build_of_one_paper_keeps_the_other_papers_files_as_they_were(tmp_path):
+    make_game(tmp_path)
+    assert cardforge("build", "content/tiny", "--out", "out", cwd=tmp_path).returncode == 0
+    letter = tmp_path / "out" / "tiny" / "tiny-kit-letter.pdf"
+    before = letter.stat()
+    a4 = (tmp_path / "out" / "tiny" / "tiny-kit-a4.pdf").stat()
+    cards = tmp_path / "content" / "tiny" / "cards" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("Alpha", "Omega"))
+    assert cardforge("build", "content/tiny", "--out", "out", "--paper", "a4", cwd=tmp_path).returncode == 0
+    after = letter.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)  # the same file, not a copy
+    assert (tmp_path / "out" / "tiny" / "tiny-kit-a4.pdf").stat().st_ino != a4.st_ino
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".tiny.cardforge.lock", "tiny"]
+
+
+def test_a_failed_build_leaves_the_folder_and_no_staging_behind(tmp_path):
+    make_game(tmp_path)
+    assert cardforge("build", "content/tiny", "--out", "out", cwd=tmp_path).returncode == 0
+    before = tree(tmp_path / "out" / "tiny")
+    cards = tmp_path / "content" / "tiny" / "cards" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("cost: 1", "cost: -1"))
+    result = cardforge("build", "content/tiny", "--out", "out", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "content/tiny: build failed; previous output left untouched" in result.stderr
+    assert tree(tmp_path / "out" / "tiny") == before
+    assert stale(tmp_path / "out") == []
+
+
+@pytest.mark.parametrize("point, outcome", [("staged", "old"), ("swapped", "new")])
+def test_a_killed_export_leaves_the_old_or_new_pictures_and_the_next_export_cleans_up(tmp_path, point, outcome):
+    game = make_game(tmp_path)
+    png = tmp_path / "out" / "tiny" / "png"
+
+    def export(env=None):
+        return cardforge("export", "png", "content/tiny", "--dpi", "20", "--out", png, cwd=tmp_path, env=env)
+
+    assert export().returncode == 0
+    v1 = tree(png)
+    cards = game / "cards" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("cost: 2\n    quantity: 2", "cost: 2\n    quantity: 1"))
+    assert export({"CARDFORGE_TEST_KILL_AT": point}).returncode == -signal.SIGKILL
+    now = tree(png)
+    assert now == v1 if outcome == "old" else (now != v1 and "main/beta-2-front.png" not in now)
+    assert len(stale(tmp_path / "out")) == 1
+    assert export().returncode == 0
+    assert stale(tmp_path / "out") == []
+    assert sorted(tree(png)) == sorted(n for n in v1 if not n.startswith("main/beta-2"))
+
+
+# -- two builds at once ---------------------------------------------------------------------------
+
+def _pdf_matches_manifest(pdf: Path) -> None:
+    manifest = load_manifest(pdf.with_suffix(".manifest.json"))
+    reader = pypdf.PdfReader(pdf)  # a torn PDF does not open
+    assert len(reader.pages) == len(manifest["pages"]) > 0
+    for section in ("cards", "tokens", "boards", "references"):
+        for record in manifest.get(section, []):
+            assert 1 <= record["page"] <= len(reader.pages)
+
+
+def test_a_second_build_into_the_same_folder_waits_for_the_first(tmp_path):
+    make_game(tmp_path)
+    assert cardforge("build", "content/tiny", "--out", "reference", cwd=tmp_path).returncode == 0
+    lock = tmp_path / "out" / ".tiny.cardforge.lock"
+    first = start_build(tmp_path)
+    second = None
+    try:
+        # Hold the first build still while it holds the lock, so that the two surely overlap.
+        deadline = time.monotonic() + 60
+        while not (lock.exists() and lock.read_text().startswith(f"{first.pid} ")):
+            assert first.poll() is None and time.monotonic() < deadline, "the first build never took the lock"
+            time.sleep(0.01)
+        first.send_signal(signal.SIGSTOP)
+        second = start_build(tmp_path)
+        line = second.stderr.readline()
+        expected = f"waiting for another cardforge build (pid {first.pid}) of tiny in {(tmp_path / 'out' / 'tiny')}"
+        assert line.rstrip("\n") == expected
+    finally:
+        first.send_signal(signal.SIGCONT)
+    _, err1 = first.communicate(timeout=120)
+    _, err2 = second.communicate(timeout=120)
+    assert (first.returncode, second.returncode) == (0, 0), err1 + err2
+    out = tmp_path / "out" / "tiny"
+    assert tree(out) == tree(tmp_path / "reference" / "tiny")
+    for pdf in sorted(out.glob("*.pdf")):
+        _pdf_matches_manifest(pdf)
+    assert stale(tmp_path / "out") == []
+
+
+def test_concurrent_builds_both_succeed_with_whole_identical_output(tmp_path):
+    make_game(tmp_path)
+    assert cardforge("build", "content/tiny", "--out", "reference", cwd=tmp_path).returncode == 0
+    procs = [start_build(tmp_path, "--jobs", "1") for _ in range(3)]
+    errors = [proc.communicate(timeout=120)[1] for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0, 0], errors
+    out = tmp_path / "out" / "tiny"
+    assert tree(out) == tree(tmp_path / "reference" / "tiny")
+    for pdf in sorted(out.glob("*.pdf")):
+        _pdf_matches_manifest(pdf)
+    waits = [e for e in errors if "waiting for another cardforge build (pid " in e]
+    # Whoever overlapped waited; builds that did not overlap had nothing to wait for.
+    assert all(f"of tiny in {out}" in e for e in waits)
+    assert stale(tmp_path / "out") == []
