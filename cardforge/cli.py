@@ -115,6 +115,8 @@ def cmd_calibrate(args) -> int:
 
 def cmd_build(args) -> int:
     from .output.parallel import Job, build_all  # the writer and PDF reader: not needed by `check`
+    if args.target == "printshop":
+        return _build_printshop(args)
     combined = Report()
     papers = PAPERS if args.paper == "all" else (args.paper,)
     games = _games(args.games)
@@ -130,6 +132,32 @@ def cmd_build(args) -> int:
                 print(f"wrote {path}", file=sys.stderr)
         else:
             print(f"{result.game_dir}: build failed; previous output left untouched", file=sys.stderr)
+    _emit(combined, args.format)
+    return EXIT_CONTENT if combined.has_errors() else EXIT_OK
+
+
+def _build_printshop(args) -> int:
+    """`build --target printshop`: one PDF per deck (and board), one piece per page, and its PNGs."""
+    from .output.printshop import build_printshop
+    kit_only = [flag for flag, value, default in (("--paper", args.paper, "all"), ("--mode", args.mode, "duplex"),
+                ("--flip", args.flip, "long"), ("--imposition", args.imposition, "bleed"),
+                ("--back-offset", args.back_offset, None)) if value != default]
+    if kit_only:
+        raise UsageError(f"{', '.join(kit_only)}: the print-shop target has one page per piece and no paper; "
+                         "these options are for the home-print kit")
+    combined = Report()
+    out = Path(args.out) if args.out else Path("build")
+    for game in _games(args.games):
+        result = build_printshop(game, out / game.resolve().name, args.layouts, ProgressBar(game.name))
+        combined.extend(result.report)
+        if result.report.has_errors():
+            print(f"{game}: print-shop build failed; previous output left untouched", file=sys.stderr)
+            continue
+        for path in result.outputs:
+            if path.suffix == ".pdf":
+                print(f"wrote {path} and its pictures", file=sys.stderr)
+        for note in result.notes:
+            print(f"note: {note}", file=sys.stderr)
     _emit(combined, args.format)
     return EXIT_CONTENT if combined.has_errors() else EXIT_OK
 
@@ -414,6 +442,9 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--imposition", choices=("bleed", "gang"), default="bleed",
                    help="bleed: every card its own bleed (the default; a miscut never shows a neighbour); "
                         "gang: cards edge to edge with shared cut lines, more per sheet")
+    b.add_argument("--target", choices=("kit", "printshop"), default="kit",
+                   help="kit: the home-print kit (the default); printshop: one PDF per deck, one piece per page "
+                        "with 1/8 in bleed and trim boxes, and 300 dpi PNGs, into <game>/printshop/")
     b.add_argument("--out", help="output folder (default: build/); each game gets a subfolder")
     b.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                    help="processes drawing games and papers at once (default: one per core)")
@@ -435,7 +466,7 @@ def parser() -> argparse.ArgumentParser:
     w.add_argument("--out", help="output folder (default: build/)")
     w.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics format")
     w.add_argument("--jobs", "-j", type=int, default=1, help=argparse.SUPPRESS)
-    w.set_defaults(func=cmd_watch, flip="long", back_offset=None, imposition="bleed")
+    w.set_defaults(func=cmd_watch, flip="long", back_offset=None, imposition="bleed", target="kit")
 
     f = sub.add_parser("force", help="check a force list against the game's rules and print its roster sheet")
     f.add_argument("force", metavar="FORCE.yaml", help="the force list (force: {id, scenario, side, picks})")

@@ -52,6 +52,7 @@ class Page:
     name: str = ""  # the deck, board or sheet on it, as the kit's contents list it
     sheet_front: bool = False  # the front of a duplex sheet: it must be an odd page
     footer_left: bool = False  # the block fills the page's height: the footer runs up the left margin
+    furniture: bool = True  # the footer and scale bar (a print shop's page holds the piece alone)
 
 
 def blank_page(like: Page) -> Page:

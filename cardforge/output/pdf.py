@@ -61,7 +61,7 @@ class Writer:
             # Footers number a page within its section, so that the kit and the component PDF
             # cut from it (the same drawn page) say the same thing.
             entry["scale_bar"] = _furniture(self.canvas, page, (seen[page.section], in_section[page.section]),
-                                            self.prep.game.name)
+                                            self.prep.game.name) if page.furniture else None
         if not self.report.has_errors() and self.manifest is not None:
             self.canvas.save()
         return self.manifest

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -60,10 +60,14 @@ def faces_pdf(prep: Prepared, faces: list[Face], report: Report, bleed: bool = T
 
 def rasterize(pdf: bytes, dpi: float, fmt: str = "PNG") -> list[bytes]:
     """Every page of a PDF as an image file's bytes (PNG by default) at `dpi`."""
+    return list(raster_pages(pdf, dpi, fmt))
+
+
+def raster_pages(pdf: bytes, dpi: float, fmt: str = "PNG") -> Iterator[bytes]:
+    """`rasterize`, one page at a time (a long PDF at 300 dpi is never held as pictures at once)."""
     import pypdfium2 as pdfium  # imported on first use: only previews and exports need it
 
     document = pdfium.PdfDocument(pdf)
-    images = []
     try:
         for index in range(len(document)):
             page = document[index]
@@ -76,11 +80,10 @@ def rasterize(pdf: bytes, dpi: float, fmt: str = "PNG") -> list[bytes]:
                 image = image.crop((0, 0, width, height))
             out = io.BytesIO()
             image.save(out, format=fmt, dpi=(dpi, dpi))
-            images.append(out.getvalue())
             page.close()
+            yield out.getvalue()
     finally:
         document.close()
-    return images
 
 
 def face_images(prep: Prepared, faces: list[Face], report: Report, dpi: float = 150,

@@ -211,7 +211,7 @@ class Verifier:
                 reader.read()
                 self._page(name, number, reader, pending[1], counts, sections_seen)
                 pending = next(records, None)
-        self._quantities(name, counts, sections_seen)
+        self._quantities(name, counts, sections_seen, manifest.get("decks"))
 
     def _fonts(self, name: str, number: int, reader: "PageReader") -> None:
         fonts = [(font_name, obj, "") for font_name, obj in reader.font_objects.items()]
@@ -367,10 +367,11 @@ class Verifier:
                        once=("icons", piece.id, side, frame_name),
                        help="the data changed since this PDF was built: rebuild it (or undo the change)")
 
-    def _quantities(self, name: str, counts: dict, sections_seen: set[str]) -> None:
-        """Every card is printed as many times as its quantity says (in the sections this PDF holds)."""
+    def _quantities(self, name: str, counts: dict, sections_seen: set[str], decks: list | None = None) -> None:
+        """Every card is printed as many times as its quantity says (in the sections this PDF holds, or
+        in the decks its manifest names: a print-shop PDF holds one deck)."""
         for deck in self.game.decks:
-            if deck.component not in sections_seen:
+            if deck.component not in sections_seen or (decks is not None and deck.id not in decks):
                 continue
             for card in deck.cards:
                 for side in ("front", "back") if card.back else ("front",):
