@@ -89,6 +89,7 @@ def build_printshop(game_dir: Path, out_dir: Path, layouts_dir: Path | None = No
         discard(staged)
         for item in items:  # a PNG folder made for a build that failed
             _rmdir_empty(folder / item.stem)
+        _rmdir_empty(folder)
 
 
 def plan(prep: Prepared, report: Report) -> list[Item]:
