@@ -14,7 +14,7 @@ import yaml
 from PIL import Image
 from pypdf import PdfReader
 
-from conftest import BOMBER, MM, cardforge, headlines, make_game
+from conftest import BOMBER, GAME_YAML, MM, cardforge, headlines, make_game
 
 BLEED = 9.0  # points: 1/8 in = 3.175 mm
 POKER = (63 * MM, 88 * MM)  # cardforge's poker size
@@ -130,21 +130,8 @@ def test_the_art_fills_the_print_shop_bleed(bomber_shop):
 
 # -- a 2.5 x 3.5 in card, the shops' own size ---------------------------------------------------
 
-INCH_GAME = """\
-id: tiny
-name: Tiny Game
-card_size: {width: 2.5in, height: 3.5in}
-bleed: 3mm
-decks:
-  - id: main
-    name: Main cards
-    cards: cards/cards.yaml
-    front: front
-    fields:
-      title: {type: string}
-      text: {type: string}
-      cost: {type: integer, minimum: 0}
-"""
+INCH_GAME = GAME_YAML.replace("card_size: poker", "card_size: {width: 2.5in, height: 3.5in}").replace(
+    "    back: back\n", "")  # only alpha has a back of its own
 
 INCH_FRONT = """\
 frames:
