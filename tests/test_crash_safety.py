@@ -213,3 +213,61 @@ def test_concurrent_builds_both_succeed_with_whole_identical_output(tmp_path):
     # Whoever overlapped waited; builds that did not overlap had nothing to wait for.
     assert all(f"of tiny in {out}" in e for e in waits)
     assert stale(tmp_path / "out") == []
+
+
+# -- the mechanism, in this process -------------------------------------------------------------
+
+@pytest.mark.parametrize("swap", [True, False], ids=["swapped", "renamed-one-by-one"])
+def test_a_staged_subfolder_replaces_the_old_one_whole_and_other_entries_stay(tmp_path, monkeypatch, swap):
+    from cardforge.output import replace
+    from cardforge.output.build import commit, replacing_folder
+    if not swap:  # the fallback where renameat2 is missing (not Linux) or refused (the file system)
+        monkeypatch.setattr(replace, "exchange", lambda a, b: False)
+    out = tmp_path / "out" / "tiny"
+    (out / "shop" / "old-deck").mkdir(parents=True)
+    (out / "shop" / "old-deck" / "1.png").write_bytes(b"old picture")
+    (out / "shop" / "tiny-cards.pdf").write_bytes(b"old pdf")
+    (out / "tiny-kit-a4.pdf").write_bytes(b"kept")
+    with replacing_folder(out, "tiny") as replacement:
+        staged = []
+        for rel, data in (("shop/tiny-cards.pdf", b"new pdf"), ("shop/new-deck/1.png", b"new picture")):
+            tmp = replacement.stage / (rel.replace("/", "-") + ".tmp")
+            tmp.write_bytes(data)
+            staged.append((tmp, out / rel))
+        assert commit(staged, replacement) == [out / "shop/tiny-cards.pdf", out / "shop/new-deck/1.png"]
+    assert tree(out) == {"shop/new-deck/1.png": b"new picture", "shop/tiny-cards.pdf": b"new pdf",
+                         "tiny-kit-a4.pdf": b"kept"}
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".tiny.cardforge.lock", "tiny"]
+
+
+def test_a_file_saved_into_the_output_folder_during_a_build_is_not_lost(tmp_path, monkeypatch):
+    from cardforge.output import replace
+    from cardforge.output.build import commit, replacing_folder
+    out = tmp_path / "out" / "tiny"
+    out.mkdir(parents=True)
+    (out / "tiny-kit-a4.pdf").write_bytes(b"old")
+    real = replace.exchange
+
+    def late_save(a, b):  # a user's file saved after the old folder's files were linked, just before the swap
+        (out / "notes.txt").write_text("saved while the build ran")
+        return real(a, b)
+
+    monkeypatch.setattr(replace, "exchange", late_save)
+    with replacing_folder(out, "tiny") as replacement:
+        tmp = replacement.stage / "kit.tmp"
+        tmp.write_bytes(b"new")
+        commit([(tmp, out / "tiny-kit-a4.pdf")], replacement)
+    assert tree(out) == {"notes.txt": b"saved while the build ran", "tiny-kit-a4.pdf": b"new"}
+
+
+def test_only_cardforge_staging_entries_are_removed_as_stale(tmp_path):
+    from cardforge.output.replace import remove_stale
+    out = tmp_path / "out"
+    (out / "tiny").mkdir(parents=True)
+    for name in (".tiny.cardforge-stage-999999", ".other.cardforge-stage-999999", ".tiny.cardforge-stage-x",
+                 "tiny.cardforge-stage-999999", ".tiny.cardforge.lock", "tiny.pdf.tmp"):
+        (out / name).mkdir()
+    assert remove_stale(out / "tiny") == [out / ".tiny.cardforge-stage-999999"]
+    assert sorted(p.name for p in out.iterdir()) == [".other.cardforge-stage-999999", ".tiny.cardforge-stage-x",
+                                                     ".tiny.cardforge.lock", "tiny", "tiny.cardforge-stage-999999",
+                                                     "tiny.pdf.tmp"]

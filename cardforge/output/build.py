@@ -64,11 +64,13 @@ def build_game(game_dir: Path, out_dir: Path, papers=PAPERS, mode: str = "duplex
 
 
 @contextmanager
-def replacing_folder(out_dir: Path, what: str, command: str = "build", swap: bool = True) -> Iterator[Replacement]:
-    """Hold `out_dir`'s lock and stage its next content beside it; whatever is not committed by
-    the end of the block is removed."""
+def replacing_folder(out_dir: Path, what: str, command: str = "build", keep: bool = True,
+                     swap: bool = True) -> Iterator[Replacement]:
+    """Hold `out_dir`'s lock and stage its next content beside it (`replacement.stage`); whatever
+    is not committed by the end of the block is removed.  An entry written into the stage replaces
+    the current one of that name as a whole (a subfolder too); with `keep`, all other entries stay."""
     with OutputLock(out_dir, what, command):
-        replacement = Replacement(out_dir, swap=swap)
+        replacement = Replacement(out_dir, keep=keep, swap=swap)
         replacement.open()
         try:
             yield replacement
@@ -209,11 +211,14 @@ def _cut(kit_tmp: Path, pages: range, target: Path, title: str, manifest, report
 
 
 def commit(staged: list[tuple[Path, Path]], replacement: Replacement) -> list[Path]:
-    """Give every staged file its final name in the staging folder, then let that folder replace
-    the output folder (one atomic swap): the previous output is replaced only now, all at once."""
+    """Give every staged file its final name in the staging folder (finals may lie in subfolders
+    of the output folder), then let that folder replace the output folder (one atomic swap): the
+    previous output is replaced only now, all at once."""
     for tmp, final in staged:
-        os.replace(tmp, replacement.stage / final.name)
-    replacement.commit([final.name for _, final in staged])
+        dest = replacement.stage / replacement.relative(final)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(tmp, dest)
+    replacement.commit(sorted({replacement.relative(final).parts[0] for _, final in staged}))
     return [final for _, final in staged]
 
 

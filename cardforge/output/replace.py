@@ -146,10 +146,18 @@ class Replacement:
     the user's own, such as the one a force roster is printed into."""
 
     def __init__(self, target: Path, keep: bool = True, swap: bool = True):
+        self.given = Path(target)
         self.target = Path(os.path.realpath(target))
         self.keep, self.swap = keep, swap
         self.stage = stage_path(self.target)
         self.committed = False
+
+    def relative(self, final: Path) -> Path:
+        """Where a final path of the target lies inside it (and so inside the staging folder)."""
+        try:
+            return Path(final).relative_to(self.given)
+        except ValueError:
+            return Path(os.path.realpath(final)).relative_to(self.target)
 
     def open(self) -> Path:
         """Create the staging folder (removing what killed builds left).  Call it under the lock."""
