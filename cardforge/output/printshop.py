@@ -14,8 +14,10 @@ reaches the page edge whatever bleed the game's own layouts were drawn for.
 
 The PDFs go through the kit's Writer and are read back by the verifier; the PNGs are those
 verified pages rasterised (output/raster.py), so a picture is exactly its PDF page.  Everything
-is staged and renamed into place only when all of it succeeded (output/build.py); a failed
-build leaves the previous print-shop folder untouched.  Tokens (punched from sheets, which each
+is staged as a new `printshop/` folder in the staging folder of the game's output folder, which
+replaces it in one atomic swap only when all of it succeeded, under the folder's lock (the same
+commit as the kit's: output/build.py, replace.py, lock.py); a failed or killed build leaves the
+previous print-shop folder untouched, and a good one leaves exactly its own files.  Tokens (punched from sheets, which each
 shop lays out on its own die template) and true-scale templates are not part of this target:
 `notes` says so, and the home-print kit has them.
 """
@@ -30,7 +32,7 @@ from ..frontend.provenance import provenance
 from ..prepare import Prepared, prepare
 from ..units import mm
 from ..verify import Verifier
-from .build import BuildResult, _Counter, _stage_manifest, commit, discard, drawing_gc
+from .build import BuildResult, _Counter, _stage_manifest, commit, discard, drawing_gc, replacing_folder
 from .pages import Page
 from .pdf import Progress, Writer
 from .raster import raster_pages
@@ -73,23 +75,19 @@ def build_printshop(game_dir: Path, out_dir: Path, layouts_dir: Path | None = No
         return result
     counter = _Counter(progress, sum(1 for item in items for page in item.pages if page.name))
     staged: list[tuple[Path, Path]] = []
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
+    # The new printshop/ folder replaces the old one whole (no file of an earlier build stays);
+    # the rest of the game's output folder (the kit) is kept as it is.
+    with replacing_folder(Path(out_dir), Path(game_dir).resolve().name) as replacement:
+        stage = replacement.stage / FOLDER
+        stage.mkdir()
         with drawing_gc():
             verifier = Verifier(prep, report, fresh=True)
             for item in items:
-                staged += _stage(prep, folder, item, verifier, report, counter)
+                staged += _stage(prep, folder, stage, item, verifier, report, counter)
                 if report.has_errors():
                     return result
-        result.outputs = commit(staged)
-        staged = []
-        _remove_stale(folder, prep.game.id, result.outputs)
-        return result
-    finally:
-        discard(staged)
-        for item in items:  # a PNG folder made for a build that failed
-            _rmdir_empty(folder / item.stem)
-        _rmdir_empty(folder)
+        result.outputs = commit(staged, replacement)
+    return result
 
 
 def plan(prep: Prepared, report: Report) -> list[Item]:
@@ -167,11 +165,11 @@ def _piece_page(section: str, width: float, height: float, layout, piece, side: 
                 name="" if blank else label, furniture=False)
 
 
-def _stage(prep: Prepared, folder: Path, item: Item, verifier: Verifier, report: Report,
+def _stage(prep: Prepared, folder: Path, stage: Path, item: Item, verifier: Verifier, report: Report,
            counter: _Counter) -> list[tuple[Path, Path]]:
     """One PDF drawn, read back by the verifier and staged with its manifest and its pictures."""
     target = folder / f"{item.stem}.pdf"
-    tmp = target.with_name(target.name + ".tmp")
+    tmp = stage / (target.name + ".tmp")
     staged: list[tuple[Path, Path]] = []
     writer = Writer(prep, tmp, item.title, report, counter, 0)
     manifest = writer.write(item.pages)
@@ -185,8 +183,8 @@ def _stage(prep: Prepared, folder: Path, item: Item, verifier: Verifier, report:
         verifier.verify(tmp, manifest, shown_as=target)
         if report.has_errors():
             return staged  # discarded by the caller
-        staged += _stage_manifest(manifest, target)
-        _stage_pictures(tmp.read_bytes(), folder, item, report, staged)
+        staged += _stage_manifest(manifest, target, stage)
+        _stage_pictures(tmp.read_bytes(), folder, stage, item, report, staged)
     except BaseException:
         discard(staged)
         raise
@@ -196,15 +194,16 @@ def _stage(prep: Prepared, folder: Path, item: Item, verifier: Verifier, report:
     return staged
 
 
-def _stage_pictures(pdf: bytes, folder: Path, item: Item, report: Report, staged: list[tuple[Path, Path]]) -> None:
+def _stage_pictures(pdf: bytes, folder: Path, stage: Path, item: Item, report: Report,
+                    staged: list[tuple[Path, Path]]) -> None:
     """Each page of the verified PDF at 300 dpi, its pixel size checked against the page's.  Each
     picture joins `staged` as soon as it is written, so that a failure discards it too."""
     from PIL import Image
 
     for page, name, data in zip(item.pages, item.pngs, raster_pages(pdf, DPI)):
         final = folder / name
-        final.parent.mkdir(parents=True, exist_ok=True)
-        tmp = final.with_name(final.name + ".tmp")
+        tmp = stage / (name + ".tmp")
+        tmp.parent.mkdir(parents=True, exist_ok=True)
         staged.append((tmp, final))
         tmp.write_bytes(data)
         want = (round(page.width * DPI / 72), round(page.height * DPI / 72))
@@ -214,24 +213,3 @@ def _stage_pictures(pdf: bytes, folder: Path, item: Item, report: Report, staged
             report.error("E-PRINTSHOP", f"{final.name}: the picture is {got[0]} x {got[1]} px, but its page "
                          f"at {DPI} dpi is {want[0]} x {want[1]} px", None,
                          help="this is a bug in cardforge; please report it")
-
-
-def _remove_stale(folder: Path, game_id: str, outputs: list[Path]) -> None:
-    """After a commit: earlier print-shop files of this game that this build did not write (a deck
-    renamed or removed, a card gone), so that the folder holds exactly this build."""
-    keep = {Path(p).resolve() for p in outputs}
-    for path in sorted(folder.glob(f"{game_id}-*"), reverse=True):
-        if path.is_dir():
-            for inner in path.glob("*.png"):
-                if inner.resolve() not in keep:
-                    inner.unlink(missing_ok=True)
-            _rmdir_empty(path)
-        elif path.suffix in (".pdf", ".json", ".png") and path.resolve() not in keep:
-            path.unlink(missing_ok=True)
-
-
-def _rmdir_empty(path: Path) -> None:
-    try:
-        path.rmdir()
-    except OSError:  # absent, or not empty
-        pass
