@@ -86,6 +86,15 @@ def test_pages_run_back_then_front_for_every_copy(bomber_shop):
         assert "ELIMINATED" not in front and card["title"].upper() in front
 
 
+def test_a_deck_pdf_checks_clean_against_its_data(bomber_shop):
+    """`check --printed` reads a print-shop PDF with its manifest: the copies it counts are its own
+    deck's (the other decks are not missing), and each board's PDF holds its board."""
+    result = cardforge("check", BOMBER, "--printed", bomber_shop / "bomber-boys-crew.pdf",
+                       "--printed", bomber_shop / "bomber-boys-player-mat.pdf", cwd=BOMBER.parent.parent)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip() == "ok: no problems found"
+
+
 def test_nothing_but_the_card_on_a_page(bomber_shop):
     """No footer, page number or scale bar: the page holds the card's own text only."""
     for pdf in bomber_shop.glob("*.pdf"):
@@ -221,6 +230,7 @@ def test_a_failed_build_leaves_the_previous_print_shop_output_untouched(tmp_path
     assert "Traceback" not in result.stderr
     assert "content/tiny: print-shop build failed; previous output left untouched" in result.stderr
     assert _tree(shop) == before  # same files, same bytes, not rewritten; no temporary file left
+    assert not list((tmp_path / "out").glob(".*cardforge-stage*"))  # nor a staging folder
 
 
 def test_a_rebuild_holds_exactly_the_cards_of_now(tmp_path):
