@@ -207,6 +207,18 @@ def test_a_poker_card_of_2_5_by_3_5_in_is_825_by_1125_px(tmp_path):
             assert corner in ((0x20, 0x40, 0x60), (0x60, 0x20, 0x20)), f"{name}: {corner} at the corner"
 
 
+def test_the_same_input_gives_the_same_bytes(tmp_path):
+    _inch_game(tmp_path)
+    trees = []
+    for seed in ("1", "2"):  # another process and hash seed
+        out = f"out{seed}"
+        result = cardforge("build", "content/tiny", "--target", "printshop", "--out", out, cwd=tmp_path,
+                           env={"PYTHONHASHSEED": seed})
+        assert result.returncode == 0, result.stderr
+        trees.append({name: data for name, (data, _) in _tree(tmp_path / out / "tiny" / "printshop").items()})
+    assert trees[0] == trees[1] and len(trees[0]) == 8
+
+
 def test_a_failed_build_leaves_the_previous_print_shop_output_untouched(tmp_path):
     """The second deck fails while it is drawn (a colour only drawing finds), after the first
     deck's PDF and pictures were staged: nothing is replaced, and no temporary file is left."""
