@@ -359,6 +359,9 @@ def _report_source(problem: str, rel: str, at: Position, report: Report) -> None
     if problem == "outside":
         report.error("E-PATH", f"card file '{rel}' is outside the game folder", at,
                      help="card files must lie inside the game folder")
+    elif problem.startswith("link:"):
+        report.error("E-PATH", f"card file '{problem[5:]}' (of '{rel}') links to a file outside the game folder", at,
+                     help="copy the file into the game folder instead of linking to it")
     elif problem == "missing":
         report.error("E-MISSING-FILE", f"card file '{rel}' does not exist", at,
                      help="check the file name, relative to the folder of game.yaml; a folder or a glob "

@@ -76,7 +76,7 @@ def expand(root: Path, rel: str, safe_path) -> tuple[list[Path], bool, str | Non
             if inside is not None and path.is_file() and path.suffix.lower() in CARD_SUFFIXES:
                 found.append(path)
             elif inside is None and path.resolve() != base:
-                return [], True, "outside"
+                return [], True, "link:" + path.relative_to(root).as_posix()
         return found, True, None if found else "no-match"
     path = safe_path(root, rel.rstrip("/") or ".")
     if path is None:
@@ -84,6 +84,10 @@ def expand(root: Path, rel: str, safe_path) -> tuple[list[Path], bool, str | Non
     if path.is_dir():
         found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in CARD_SUFFIXES
                        and not p.name.startswith("."))
+        for file in found:  # a symbolic link in the folder to a file elsewhere is not read
+            inside = file.relative_to(root.resolve()).as_posix()
+            if safe_path(root, inside) is None:
+                return [], True, "link:" + inside
         return found, True, None if found else "empty-folder"
     if not path.is_file():
         return [], False, "missing"
