@@ -146,6 +146,11 @@ def _check_svg(source: Path | str, text: str) -> None:
                             element.sourceline or 1, help="simplify the drawing")
         if not isinstance(element.tag, str):
             continue
+        if etree.QName(element).localname in ("text", "tspan", "textPath", "font", "font-face"):
+            # svglib would look the font up on this computer (fc-match) and embed a system font file
+            raise IconError(source, f"icon has text (<{etree.QName(element).localname}>), which would be drawn "
+                            "with a font found on this computer", element.sourceline or 1,
+                            help="convert the text to paths in your SVG editor (Inkscape: Path > Object to Path)")
         href = element.get(_XLINK) or element.get("href")
         if href is not None and not href.startswith("#") and not re.match(r"data:image/(png|jpe?g);base64,", href):
             raise IconError(source, f"icon refers to '{href[:60]}' outside itself; references to other files "
