@@ -11,6 +11,7 @@ the common layouts shipped inside cardforge (cardforge/layout/common/).
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -117,7 +118,22 @@ class LayoutSet:
             self.resolved[key] = self._resolve(name, width, height, used_at)
         return self.resolved[key]
 
+    def _linked_out(self, name: str) -> Path | None:
+        """The layout file of `name` that is a symbolic link out of its layouts folder (not read)."""
+        for root in self.roots:
+            path = root / f"{name}.yaml"
+            if ".." not in Path(name).parts and not Path(name).is_absolute() and os.path.islink(path) \
+                    and safe_path(root, f"{name}.yaml") is None:
+                return path
+        return None
+
     def _resolve(self, name: str, width: float, height: float, used_at: Position) -> Layout | None:
+        linked = self._find(name) is None and self._linked_out(name)
+        if linked:
+            self.report.error("E-PATH", f"layout '{name}' ({linked.parent.name}/{linked.name}) links to a file outside "
+                              "its layouts folder, so it is not read", used_at,
+                              help="copy the layout into the folder instead of linking to it")
+            return None
         if self._find(name) is None:
             guess = difflib.get_close_matches(name, self.available(), n=1, cutoff=0.5)
             self.report.error("E-UNKNOWN-LAYOUT", f"unknown layout '{name}'", used_at,
