@@ -27,6 +27,17 @@ class UsageError(Exception):
     pass
 
 
+def _out_folder(out_root: Path, game: Path, folder: Path | None = None, whole: bool = False) -> Path:
+    """The folder that output of `game` replaces (out_root/<game folder's name> by default),
+    refused when that would destroy content (output/replace.py)."""
+    from .output.replace import refusal
+    folder = folder if folder is not None else out_root / game.resolve().name
+    problem = refusal(folder, game, whole)
+    if problem:
+        raise UsageError(problem)
+    return folder
+
+
 def _games(paths: list[str]) -> list[Path]:
     if paths:
         games = [Path(p) for p in paths]
@@ -122,7 +133,7 @@ def cmd_build(args) -> int:
     games = _games(args.games)
     out = Path(args.out) if args.out else Path("build")
     offset = _offset(args.back_offset)
-    jobs = [Job(game, out / game.resolve().name, paper, args.mode, args.layouts, flip=args.flip, back_offset=offset,
+    jobs = [Job(game, _out_folder(out, game), paper, args.mode, args.layouts, flip=args.flip, back_offset=offset,
                 imposition=args.imposition) for game in games for paper in papers]
     label = games[0].name if len(games) == 1 else f"{len(games)} games"
     for result in build_all(jobs, ProgressBar(label), workers=args.jobs):
@@ -148,7 +159,7 @@ def _build_printshop(args) -> int:
     combined = Report()
     out = Path(args.out) if args.out else Path("build")
     for game in _games(args.games):
-        result = build_printshop(game, out / game.resolve().name, args.layouts, ProgressBar(game.name))
+        result = build_printshop(game, _out_folder(out, game), args.layouts, ProgressBar(game.name))
         combined.extend(result.report)
         if result.report.has_errors():
             print(f"{game}: print-shop build failed; previous output left untouched", file=sys.stderr)
@@ -195,7 +206,7 @@ def cmd_serve(args) -> int:
     from .serve.server import Builder, Preview, Watcher, make_server
     from .serve.session import Session
     game = _one_game(args)
-    out = (Path(args.out) if args.out else Path("build")) / game.resolve().name
+    out = _out_folder(Path(args.out) if args.out else Path("build"), game)
     session = Session(game, args.layouts)
     print(f"cardforge serve: drawing every piece of {game} …", file=sys.stderr)
     preview = Preview(session, out, PAPERS if args.paper == "all" else (args.paper,))
@@ -274,6 +285,7 @@ def cmd_export(args) -> int:
         raise UsageError(f"--dpi {args.dpi:g}: choose between 10 and 1200")
     report = Report()
     out = Path(args.out) if args.out else Path("build") / game.resolve().name / args.kind
+    _out_folder(out.parent, game, out, whole=True)
     try:
         prep = prepare(game, report, args.layouts)
         unknown = [d for d in args.deck or [] if d not in {deck.id for deck in prep.game.decks}]
@@ -343,7 +355,9 @@ def cmd_import(args) -> int:
         print(f"{source}: not imported; nothing written", file=sys.stderr)
         return EXIT_CONTENT
     text, count = result
-    target.write_text(text, "utf-8")
+    from .output.replace import replacing
+    with replacing(target) as tmp:  # a killed import never leaves half a card file over the old one
+        tmp.write_text(text, "utf-8")
     print(f"wrote {target} ({count} cards); name it in game.yaml under the deck "
           f"'{deck.id}' as its cards", file=sys.stderr)
     return EXIT_OK

@@ -10,6 +10,7 @@ injection, see cardforge/output/replace.py); other kills come at delays spread o
 """
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import signal
@@ -170,25 +171,40 @@ def _pdf_matches_manifest(pdf: Path) -> None:
             assert 1 <= record["page"] <= len(reader.pages)
 
 
-def test_a_second_build_into_the_same_folder_waits_for_the_first(tmp_path):
-    make_game(tmp_path)
-    assert cardforge("build", "content/tiny", "--out", "reference", cwd=tmp_path).returncode == 0
-    lock = tmp_path / "out" / ".tiny.cardforge.lock"
-    first = start_build(tmp_path)
-    second = None
-    try:
-        # Hold the first build still while it holds the lock, so that the two surely overlap.
+def _overlapping_builds(root: Path) -> tuple[subprocess.Popen, subprocess.Popen, str]:
+    """A first build held still (SIGSTOP) while it surely holds the lock, and a second one started
+    then; returns both and the second's first line on stderr, read once the first is let go."""
+    lock = root / "out" / ".tiny.cardforge.lock"
+    for _ in range(5):
+        first = start_build(root)
         deadline = time.monotonic() + 60
         while not (lock.exists() and lock.read_text().startswith(f"{first.pid} ")):
             assert first.poll() is None and time.monotonic() < deadline, "the first build never took the lock"
-            time.sleep(0.01)
+            time.sleep(0.005)
         first.send_signal(signal.SIGSTOP)
-        second = start_build(tmp_path)
+        with open(lock) as probe:  # still held, or did the first build finish before it was stopped?
+            try:
+                fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                break
+        first.send_signal(signal.SIGCONT)
+        first.communicate(timeout=120)
+    else:
+        pytest.fail("the first build never held the lock long enough to be overlapped")
+    second = start_build(root)
+    try:
         line = second.stderr.readline()
-        expected = f"waiting for another cardforge build (pid {first.pid}) of tiny in {(tmp_path / 'out' / 'tiny')}"
-        assert line.rstrip("\n") == expected
     finally:
         first.send_signal(signal.SIGCONT)
+    return first, second, line
+
+
+def test_a_second_build_into_the_same_folder_waits_for_the_first(tmp_path):
+    make_game(tmp_path)
+    assert cardforge("build", "content/tiny", "--out", "reference", cwd=tmp_path).returncode == 0
+    first, second, line = _overlapping_builds(tmp_path)
+    expected = f"waiting for another cardforge build (pid {first.pid}) of tiny in {(tmp_path / 'out' / 'tiny')}"
+    assert line.rstrip("\n") == expected
     _, err1 = first.communicate(timeout=120)
     _, err2 = second.communicate(timeout=120)
     assert (first.returncode, second.returncode) == (0, 0), err1 + err2
@@ -197,6 +213,17 @@ def test_a_second_build_into_the_same_folder_waits_for_the_first(tmp_path):
     for pdf in sorted(out.glob("*.pdf")):
         _pdf_matches_manifest(pdf)
     assert stale(tmp_path / "out") == []
+
+
+def test_leftovers_of_builds_before_the_staging_folder_are_not_carried_over(tmp_path):
+    make_game(tmp_path)
+    assert cardforge("build", "content/tiny", "--out", "out", cwd=tmp_path).returncode == 0
+    out = tmp_path / "out" / "tiny"
+    for name in ("tiny-kit-a4.pdf.tmp", "tiny-cards-letter-simplex.manifest.json.tmp", ".manifest-cards-ab12_x9z.tmp",
+                 "draft.pdf.tmp"):  # the last is not cardforge's: it stays
+        (out / name).write_bytes(b"partial")
+    assert cardforge("build", "content/tiny", "--out", "out", cwd=tmp_path).returncode == 0
+    assert sorted(p.name for p in out.iterdir() if "tmp" in p.name) == ["draft.pdf.tmp"]
 
 
 def test_concurrent_builds_both_succeed_with_whole_identical_output(tmp_path):
@@ -271,3 +298,24 @@ def test_only_cardforge_staging_entries_are_removed_as_stale(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == [".other.cardforge-stage-999999", ".tiny.cardforge-stage-x",
                                                      ".tiny.cardforge.lock", "tiny", "tiny.cardforge-stage-999999",
                                                      "tiny.pdf.tmp"]
+
+
+# -- what output may replace ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, message", [
+    (("build", "content/tiny", "--out", "content"),
+     "the output folder content/tiny is the game folder content/tiny or holds it; choose another --out"),
+    (("export", "png", "content/tiny", "--out", "content"),
+     "the output folder content is the game folder content/tiny or holds it; choose another --out"),
+    (("export", "tts", "content/tiny", "--out", "docs"),
+     "docs holds notes.txt, which no export wrote; an export replaces its folder as a whole, so give --out a new "
+     "or empty folder (or the export's own)"),
+], ids=["build-into-the-game", "export-over-the-game", "export-over-documents"])
+def test_output_never_replaces_the_game_or_a_folder_of_other_files(tmp_path, args, message):
+    make_game(tmp_path)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "notes.txt").write_text("mine")
+    before = tree(tmp_path)
+    result = cardforge(*args, cwd=tmp_path)
+    assert (result.returncode, result.stderr.strip()) == (2, f"cardforge: error: {message}")
+    assert tree(tmp_path) == before

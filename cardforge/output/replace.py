@@ -16,7 +16,8 @@ two renames leaves a new kit beside an old manifest.  So the *whole folder* is r
 A kill before the swap leaves the previous folder untouched; after it, the complete new one.  The
 staging folder a killed build leaves is removed by the next writer of that folder, under the
 folder's lock (see lock.py): only entries named `.<folder>.cardforge-stage-<pid>` beside it,
-never anything else.  Where the swap is not available (not Linux, or a file system without
+never anything else; and the `*.pdf.tmp` files that builds before this design left inside a
+game's output folder are not carried into the new one.  Where the swap is not available (not Linux, or a file system without
 RENAME_EXCHANGE or hard links), the new files are renamed into place one by one: each file is
 still whole, but a kill during those renames can leave some files new and others old.
 
@@ -37,6 +38,10 @@ from pathlib import Path
 from typing import Iterator
 
 STAGED = re.compile(r"^\.(?P<name>.+)\.cardforge-stage-(?P<pid>\d+)$")
+# What builds of cardforge before the staging folder left in a game's output folder when killed:
+# `<game>-<part>-<paper><suffix>.pdf.tmp` (and `.manifest.json.tmp`) and the manifest's spool files.
+LEGACY = re.compile(r"^(.+-(a4|letter)(-[a-z]+)*\.(pdf|manifest\.json)\.tmp"
+                    r"|\.manifest-(cards|tokens|boards|references|templates)-[A-Za-z0-9_]{8}\.tmp)$")
 KILL_POINTS = ("staged", "linked", "swapped")
 
 
@@ -125,8 +130,8 @@ def _link_tree(src: Path, dst: Path) -> None:
     links copied as links).  Staging entries and other special files are left out."""
     for entry in os.scandir(src):
         target = dst / entry.name
-        if STAGED.match(entry.name) or os.path.lexists(target):
-            continue
+        if STAGED.match(entry.name) or LEGACY.match(entry.name) or os.path.lexists(target):
+            continue  # a killed build's leftovers are not carried into the new folder
         if entry.is_symlink():
             os.symlink(os.readlink(entry.path), target)
         elif entry.is_dir():
@@ -201,7 +206,8 @@ class Replacement:
         old = self.stage  # now the previous content
         if self.keep:  # what appeared in the old folder while this build ran is not lost
             for entry in os.scandir(old):
-                if not STAGED.match(entry.name) and not os.path.lexists(self.target / entry.name):
+                if not STAGED.match(entry.name) and not LEGACY.match(entry.name) \
+                        and not os.path.lexists(self.target / entry.name):
                     os.rename(entry.path, self.target / entry.name)
         shutil.rmtree(old, ignore_errors=True)
 
@@ -247,3 +253,20 @@ def replacing(target: Path) -> Iterator[Path]:
     finally:
         if os.path.lexists(tmp):
             tmp.unlink()
+
+
+def refusal(folder: Path, game: Path, whole: bool = False) -> str | None:
+    """Why output of `game` must not replace `folder`, or None.  It must not be the game folder nor
+    hold it; and a folder replaced as a whole (an export) must hold nothing but what an export
+    writes, pictures and JSON: `--out ~/Documents` would otherwise delete the documents."""
+    real, source = Path(os.path.realpath(folder)), Path(os.path.realpath(game))
+    if real == source or real in source.parents:
+        return f"the output folder {folder} is the game folder {game} or holds it; choose another --out"
+    if whole and real.is_dir():
+        for parent, dirs, files in os.walk(real):
+            for name in files + [d for d in dirs if os.path.islink(os.path.join(parent, d))]:
+                path = Path(parent) / name
+                if path.is_symlink() or path.suffix.lower() not in (".png", ".json"):
+                    return (f"{folder} holds {path.relative_to(real)}, which no export wrote; an export replaces "
+                            "its folder as a whole, so give --out a new or empty folder (or the export's own)")
+    return None
