@@ -99,3 +99,22 @@ def test_expression_time(tmp_path):
     found = errors(tmp_path, cards_yaml=many, files={"rules.yaml": SLOW_RULES})  # stops once, not 200 times
     assert found == ["content/tiny/rules.yaml:7:13: error[E-LIMIT]: SLOW-CHECK 'assert' on card 'c0': stopped: it ran longer than the "
                      "limit of 2 s for one expression"], found
+
+
+def test_text_doubled_by_concatenation(tmp_path):
+    """Found by the fuzzer: `~` is not a binary operator Jinja2's sandbox can intercept, so the
+    code generator routes it through a bounded join (it was a MemoryError)."""
+    doubling = "{% set ns = namespace(x='ab') %}{% for i in range(40) %}{% set ns.x = ns.x ~ ns.x %}{% endfor %}"
+    layout = FRONT_LAYOUT.replace('"{{ card.title }}"', f'"{doubling}{{{{ card.title }}}}"')
+    found = errors(tmp_path, "build", layout_yaml=layout)
+    assert found[0].endswith("template refused: joined text is larger than the limit of template output "
+                             "(100000 characters)"), found
+
+
+def test_printf_width_and_lipsum(tmp_path):
+    layout = FRONT_LAYOUT.replace('"{{ card.title }}"', "\"{{ '%0100000000d' % 1 }}\"").replace(
+        '"{{ card.text }}"', '"{{ lipsum(100000) }}"')
+    found = errors(tmp_path, "build", layout_yaml=layout)
+    assert any(line.endswith("template refused: '%' with a width larger than the limit of repetition (100000)")
+               for line in found), found
+    assert any(line.endswith("template error: 'lipsum' is undefined") for line in found), found
