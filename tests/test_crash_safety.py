@@ -319,3 +319,15 @@ def test_output_never_replaces_the_game_or_a_folder_of_other_files(tmp_path, arg
     result = cardforge(*args, cwd=tmp_path)
     assert (result.returncode, result.stderr.strip()) == (2, f"cardforge: error: {message}")
     assert tree(tmp_path) == before
+
+
+def test_lock_and_staging_entries_in_a_game_folder_are_not_reported_as_ignored_files(tmp_path):
+    """Output may go inside the game folder (a roster beside its force file, `--out` there): the
+    check of the game's files does not take cardforge's lock and staging entries for the user's."""
+    game = make_game(tmp_path)
+    assert cardforge("build", "content/tiny", "--out", "content/tiny/prints", cwd=tmp_path).returncode == 0
+    assert (game / "prints" / ".tiny.cardforge.lock").is_file()
+    (game / "prints" / ".tiny.cardforge-stage-4242").mkdir()  # a build running at the same time
+    (game / "prints" / ".tiny.cardforge-stage-4242" / "notes.yaml").write_text("x: 1\n")
+    result = cardforge("check", "--strict", "content/tiny", cwd=tmp_path)
+    assert (result.returncode, result.stderr.strip()) == (0, "ok: no problems found")

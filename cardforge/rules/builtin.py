@@ -18,6 +18,7 @@ from .positions import _guess, piece_pos, card_pos, refine
 DEFAULT_MARGIN = "2mm"  # room a `holds` region leaves round its piece unless it says otherwise
 
 RULES_FILE = "rules.yaml"  # the game's own rules (see check.py)
+OWN_FILES = re.compile(r"^\..+\.cardforge(\.lock|-stage-\d+)$")  # output/lock.py, output/replace.py
 KEEP_FILES = re.compile(r"^(readme|credits|licen[cs]e|copying|notice|authors)([._-].*)?$|^rules\.md$", re.I)  # RULES.md: the coverage document
 
 
@@ -213,12 +214,12 @@ def check_files(game: Game, report: Report, used: AssetUse) -> None:
         here = Path(folder)
         # cardforge's own output is never reported: the default build/ (a build run inside the game
         # folder), and any folder of built PDFs and manifests or of schemas `cardforge schema` wrote.
-        dirs[:] = sorted(d for d in dirs if d not in (".git", "__pycache__")
+        dirs[:] = sorted(d for d in dirs if d not in (".git", "__pycache__") and not OWN_FILES.match(d)
                          and not (here == game.root and d == "build"))
         for name in sorted(files):
             path = here / name
             rel = path.relative_to(game.root)
-            if _resolved(path) in known or KEEP_FILES.match(name) or _is_output(path):
+            if _resolved(path) in known or KEEP_FILES.match(name) or OWN_FILES.match(name) or _is_output(path):
                 continue
             if rel.parts[0] == "icons" and path.suffix.lower() == ".svg":
                 continue  # an icon; unused ones are W-UNUSED-ICON
