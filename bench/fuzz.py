@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""The mutation fuzzer (issue 17): N mutated copies of the shipped games through `cardforge check`
+(and, 1 in 10, `cardforge build --paper a4`), each in a forked child of a warm process.
+
+    python bench/fuzz.py 10000                      # seeds 0..9999, 2 at a time
+    python bench/fuzz.py 2000 --seed 50000 --jobs 2 --game iron-rain --family icons
+    python bench/fuzz.py --replay 4711              # rebuild input 4711 in a folder and run it here
+
+Input number `seed` is reproducible: the seed picks the game, whether it builds, and the mutation
+(tests/fuzzing.py), and is described in one line.  At the end it prints the outcome table (class,
+count, an example seed and its mutation) and the tracebacks grouped by (exception type, innermost
+cardforge frame), and writes a reproducer of every bad outcome to --out (default
+build/fuzz-reproducers/): seeds.txt lists them all, and for the first few of each kind a folder
+holds the mutated game with a note saying how to run it.  The exit status is 1 if any outcome was bad.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))
+
+from fuzzing import FAMILIES, GAMES, make_sandbox, mutate, plan  # noqa: E402
+from fuzzrun import BAD, GOOD, TIMEOUT_S, Outcome, argv_for, execute, run_cardforge, run_many, warm_up  # noqa: E402
+
+FOLDERS_PER_KIND = 3
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("n", nargs="?", type=int, default=1000, help="number of inputs (default 1000)")
+    ap.add_argument("--seed", type=int, default=0, help="first seed (inputs are seed .. seed+n-1)")
+    ap.add_argument("--jobs", type=int, default=2, help="children at once (default 2)")
+    ap.add_argument("--game", action="append", choices=GAMES, help="only this game (repeatable)")
+    ap.add_argument("--family", choices=FAMILIES, help="only this family of mutations")
+    ap.add_argument("--build-every", type=int, default=10, help="1 in N inputs runs build (default 10)")
+    ap.add_argument("--timeout", type=float, default=TIMEOUT_S, help="seconds before a child is a HANG")
+    ap.add_argument("--out", type=Path, default=REPO / "build" / "fuzz-reproducers", help="reproducers folder")
+    ap.add_argument("--replay", type=int, metavar="SEED", help="rebuild one input into --out and run it here")
+    args = ap.parse_args(argv)
+    games = tuple(args.game or GAMES)
+    if args.replay is not None:
+        return replay(args.replay, games, args)
+    base = Path("/dev/shm") if os.access("/dev/shm", os.W_OK) else None
+    work = Path(tempfile.mkdtemp(prefix="cardforge-fuzz-", dir=base))
+    try:
+        return fuzz(work, games, args)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def fuzz(work: Path, games: tuple[str, ...], args) -> int:
+    start = time.monotonic()
+    pristine = {g: make_sandbox(work / "pristine" / g, g).root for g in games}
+    warm_up(work, games)
+    print(f"fuzz: {args.n} inputs from seed {args.seed}, {args.jobs} at a time, games {', '.join(games)}"
+          f"{', family ' + args.family if args.family else ''}; warm after {time.monotonic() - start:.1f} s",
+          flush=True)
+
+    def task_for(seed: int):
+        def task(report):
+            game, build, rng = plan(seed, games, args.build_every)
+            box = make_sandbox(work / f"in-{seed}", game, source=pristine[game])
+            mutation = mutate(box, rng, args.family).describe()
+            report(mutation)
+            outcome = execute(box.root, box.game, box.layouts, box.out, build)
+            outcome.mutation = mutation
+            return outcome
+        return task
+
+    outcomes: list[Outcome] = []
+    counts: collections.Counter = collections.Counter()
+    last = time.monotonic()
+    tasks = ((seed, task_for(seed)) for seed in range(args.seed, args.seed + args.n))
+    for outcome in run_many(tasks, args.jobs, args.timeout):
+        shutil.rmtree(work / f"in-{outcome.key}", ignore_errors=True)
+        outcomes.append(outcome)
+        counts[outcome.cls] += 1
+        if outcome.bad:
+            print(f"  {outcome.cls:<11} seed {outcome.key}: {outcome.mutation[:110]}\n"
+                  f"              {outcome.signature[:150]}", flush=True)
+        now = time.monotonic()
+        if now - last > 15 or len(outcomes) == args.n:
+            last = now
+            rate = len(outcomes) / (now - start)
+            print(f"[{len(outcomes)}/{args.n}] {now - start:.0f} s, {rate:.1f} inputs/s; "
+                  + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), flush=True)
+    elapsed = time.monotonic() - start
+    report_table(outcomes, elapsed, args)
+    write_reproducers(outcomes, games, args)
+    return 1 if any(o.bad for o in outcomes) else 0
+
+
+def report_table(outcomes: list[Outcome], elapsed: float, args) -> None:
+    by_class: dict[str, list[Outcome]] = collections.defaultdict(list)
+    for o in outcomes:
+        by_class[o.cls].append(o)
+    print(f"\n{len(outcomes)} inputs in {elapsed:.0f} s ({len(outcomes) / elapsed:.1f}/s, {args.jobs} jobs); "
+          f"child time median {statistics.median(o.seconds for o in outcomes):.2f} s, "
+          f"max {max(o.seconds for o in outcomes):.1f} s; "
+          f"{sum(o.command == 'build' for o in outcomes)} builds")
+    print(f"\n| class | count | example seed | mutation |\n|---|---:|---:|---|")
+    for cls in GOOD + BAD:
+        group = by_class.get(cls, [])
+        example = group[0] if group else None
+        print(f"| {cls} | {len(group)} | {example.key if example else '-'} | "
+              f"{example.mutation[:100] if example else '-'} |")
+    bad = [o for o in outcomes if o.bad]
+    if not bad:
+        return
+    kinds: dict[tuple[str, str], list[Outcome]] = collections.defaultdict(list)
+    for o in bad:
+        kinds[(o.cls, o.signature if o.cls == "TRACEBACK" else o.signature.split(" ")[0])].append(o)
+    print(f"\n| class | kind | count | example seed | mutation |\n|---|---|---:|---:|---|")
+    for (cls, kind), group in sorted(kinds.items(), key=lambda kv: (kv[0][0], -len(kv[1]))):
+        print(f"| {cls} | {kind} | {len(group)} | {group[0].key} | {group[0].mutation[:90]} |")
+
+
+def write_reproducers(outcomes: list[Outcome], games: tuple[str, ...], args) -> None:
+    bad = [o for o in outcomes if o.bad]
+    if not bad:
+        return
+    args.out.mkdir(parents=True, exist_ok=True)
+    shown: collections.Counter = collections.Counter()
+    with (args.out / "seeds.txt").open("w", encoding="utf-8") as fh:
+        for o in sorted(bad, key=lambda o: (o.cls, o.signature, o.key)):
+            game, build, _ = plan(o.key, games, args.build_every)
+            fh.write(f"{o.cls}\t{o.key}\t{game}\t{o.command}\t{o.signature}\t{o.mutation}\n")
+            kind = (o.cls, o.signature)
+            shown[kind] += 1
+            if shown[kind] <= FOLDERS_PER_KIND:
+                folder = args.out / f"{o.cls}-{o.key}"
+                rebuild(o.key, games, args, folder)
+                (folder / "outcome.txt").write_text(
+                    f"{o.cls}: {o.signature}\nmutation: {o.mutation}\n"
+                    f"run: cd {folder} && cardforge {' '.join(argv_for(Path('content') / game, Path('layouts'), Path('out'), build))}\n"
+                    f"or:  python bench/fuzz.py --replay {o.key}{_game_args(args)}\n\n{o.detail}\n", "utf-8")
+    print(f"\nreproducers: {args.out}/seeds.txt ({len(bad)} inputs), one folder for the first "
+          f"{FOLDERS_PER_KIND} of each kind")
+
+
+def _game_args(args) -> str:
+    text = "".join(f" --game {g}" for g in args.game or ())
+    return text + (f" --family {args.family}" if args.family else "") + (
+        f" --build-every {args.build_every}" if args.build_every != 10 else "")
+
+
+def rebuild(seed: int, games: tuple[str, ...], args, folder: Path):
+    if folder.exists():
+        shutil.rmtree(folder)
+    game, build, rng = plan(seed, games, args.build_every)
+    box = make_sandbox(folder, game)
+    return box, build, mutate(box, rng, args.family)
+
+
+def replay(seed: int, games: tuple[str, ...], args) -> int:
+    folder = args.out / f"replay-{seed}"
+    box, build, mutation = rebuild(seed, games, args, folder)
+    print(f"seed {seed}: {mutation.describe()}\nin {folder}\n$ cardforge {' '.join(argv_for(box.game, box.layouts, box.out, build))}")
+    cwd = os.getcwd()
+    os.chdir(folder)
+    try:
+        code, output, trace = run_cardforge(argv_for(box.game.relative_to(folder), Path("layouts"), Path("out"), build))
+    finally:
+        os.chdir(cwd)
+    print(output[-5000:] + trace)
+    print(f"exit {code}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
