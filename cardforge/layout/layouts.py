@@ -260,6 +260,15 @@ class LayoutSet:
                 except TemplateFailure as exc:
                     self.report.error("E-TEMPLATE", f"frame '{name}', '{key}': {exc.message}", at)
                     return None
+        columns = (full.get("columns") or []) if kind == "table" else []
+        for i, column in enumerate(columns):  # cell templates too: a syntax error is the layout's, once
+            try:
+                if isinstance(column, dict) and isinstance(column.get("value"), str):
+                    Template(column["value"])
+            except TemplateFailure as exc:
+                where = source[0].pos(f"{source[1]}/columns/{i}/value") if source is not None else at
+                self.report.error("E-TEMPLATE", f"table frame '{name}', column {i + 1}: {exc.message}", where)
+                return None
         holds_at = None
         if source is not None and "holds" in props:
             holds_at = source[0].pos(source[1] + "/holds") if _defines(source, "holds") else at

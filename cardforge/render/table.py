@@ -46,7 +46,10 @@ def table_texts(props: dict, ctx: dict) -> tuple[list[str], list[list[str]], lis
     """(header texts, body rows) in drawing order, plus the data rows and the cells per row."""
     rows = table_rows(props, ctx)
     columns = props["columns"]
-    templates = [Template(col["value"]) for col in columns]
+    try:
+        templates = [Template(col["value"]) for col in columns]
+    except TemplateFailure as exc:
+        raise RenderError("E-TEMPLATE", f"table column: {exc.message}") from None
     cells = []
     for row in rows:
         row_ctx = dict(ctx, row=row)
