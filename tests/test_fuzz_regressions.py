@@ -2,7 +2,7 @@
 reproducer: now one diagnostic at the offending file and line, exit code 1, no traceback."""
 from __future__ import annotations
 
-from conftest import cardforge, headlines, make_game
+from conftest import FRONT_LAYOUT, cardforge, headlines, make_game
 
 CARD_TABLE = """\
 frames:
@@ -35,3 +35,39 @@ def test_table_column_template_syntax_error_is_the_layouts(tmp_path):
     assert only_error(tmp_path, layout_yaml=CARD_TABLE) == (
         "content/tiny/layouts/front.yaml:11:33: error[E-TEMPLATE]: table frame 'scores', column 2: "
         "template syntax error: unexpected 'end of print statement'")
+
+
+def errors_of(tmp_path, **game) -> list[str]:
+    make_game(tmp_path, **game)
+    result = cardforge("check", "content/tiny", cwd=tmp_path, timeout=60)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 1, result.stderr
+    return [line for line in headlines(result.stderr) if ": error[" in line]
+
+
+def test_deeply_nested_rule_expression_and_message(tmp_path):
+    # fuzz seed 44: 2,000 nested parentheses in a rule gave a RecursionError in rules/expressions.py
+    deep = "(" * 300 + "card.cost" + ")" * 300
+    rules = (f'checks:\n  - id: T-DEEP\n    section: "Costs: never below zero"\n    assert: "{deep} >= 0"\n'
+             f'    message: "cost {{{{ {deep} }}}}"\n')
+    assert errors_of(tmp_path, files={"rules.yaml": rules}) == [
+        "content/tiny/rules.yaml:4:13: error[E-RULES-EXPR]: expression is nested too deeply to parse",
+        "content/tiny/rules.yaml:5:14: error[E-RULES-EXPR]: template is nested too deeply to parse"]
+
+
+def test_recursive_macro_in_a_layout(tmp_path):
+    # fuzz seed 2291: a macro calling itself gave a RecursionError in layout/templates.py
+    layout = FRONT_LAYOUT + ('  macro: {type: text, x: 4mm, y: 70mm, width: 55mm, height: 8mm, '
+                             'text: "{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}"}\n')
+    assert errors_of(tmp_path, layout_yaml=layout) == [
+        f"content/tiny/cards/cards.yaml:{line}:5: error[E-TEMPLATE]: card '{card}' (front), frame 'macro' of layout "
+        "'front': 'text': template error: it recurses too deeply (a macro that calls itself?)"
+        for line, card in ((2, "alpha"), (6, "beta"))]
+
+
+def test_deeply_nested_template_in_a_layout(tmp_path):
+    layout = FRONT_LAYOUT + ('  deep: {type: text, x: 4mm, y: 70mm, width: 55mm, height: 8mm, '
+                             'text: "{{ ' + "(" * 300 + "1" + ")" * 300 + ' }}"}\n')
+    assert errors_of(tmp_path, layout_yaml=layout) == [
+        "content/tiny/layouts/front.yaml:4:3: error[E-TEMPLATE]: frame 'deep', 'text': template is nested too deeply "
+        "to compile"]

@@ -190,6 +190,8 @@ def _compiled(source: str, kind: str):
                         else _env.compile_expression(source, undefined_to_none=False))
         except TemplateSyntaxError as exc:
             raise TemplateFailure(f"{kind} syntax error: {exc.message}", exc.lineno) from None
+        except RecursionError:
+            raise TemplateFailure(f"{kind} is nested too deeply to compile") from None
         if len(_cache) >= CACHE_LIMIT:
             _cache.clear()
         _cache[key] = compiled
@@ -223,6 +225,8 @@ def _run(what: str, call) -> Any:
         raise TemplateFailure(f"{what} error: {exc.message or exc}") from None
     except (TypeError, ValueError, ArithmeticError, LookupError) as exc:
         raise TemplateFailure(f"{what} error: {exc}") from None
+    except RecursionError:
+        raise TemplateFailure(f"{what} error: it recurses too deeply (a macro that calls itself?)") from None
 
 
 def truthy(text: str) -> bool:

@@ -209,6 +209,8 @@ class Expr:
                 fn = _env.compile_expression(source, undefined_to_none=False)
             except TemplateSyntaxError as exc:
                 raise ExpressionError(f"expression does not parse: {exc.message}") from None
+            except RecursionError:
+                raise ExpressionError("expression is nested too deeply to parse") from None
             if len(_compiled) > 4096:
                 _compiled.clear()
             compiled = _compiled[source] = (fn, analyse(tree))
@@ -235,6 +237,8 @@ class Expr:
             raise ExpressionError(str(exc), lookup=exc) from None
         except (TypeError, ValueError, ArithmeticError, LookupError, AttributeError) as exc:
             raise ExpressionError(str(exc)) from None
+        except RecursionError:
+            raise ExpressionError("it recurses too deeply") from None
 
 
 class MessageTemplate:
@@ -255,6 +259,8 @@ class MessageTemplate:
                 tree = _env.parse(source)
             except TemplateSyntaxError as exc:
                 raise ExpressionError(f"template does not parse: {exc.message}") from None
+            except RecursionError:
+                raise ExpressionError("template is nested too deeply to parse") from None
             self.usage = analyse(tree)
 
     def render(self, context: dict[str, Any]) -> str:
@@ -265,7 +271,7 @@ class MessageTemplate:
                 self._tpl = _env.from_string(self.source)
             return self._tpl.render(context)
         except (SecurityError, TemplateError, TypeError, ValueError, ArithmeticError, LookupError,
-                AttributeError) as exc:
+                AttributeError, RecursionError) as exc:
             return f"{self.source} (message failed: {getattr(exc, 'message', None) or exc})"
 
 
