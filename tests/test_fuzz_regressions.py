@@ -71,3 +71,11 @@ def test_deeply_nested_template_in_a_layout(tmp_path):
     assert errors_of(tmp_path, layout_yaml=layout) == [
         "content/tiny/layouts/front.yaml:4:3: error[E-TEMPLATE]: frame 'deep', 'text': template is nested too deeply "
         "to compile"]
+
+
+def test_huge_text_size_is_refused(tmp_path):
+    # fuzz seed 2072: size 99999999999999999999999pt made text fitting step down forever (a hang)
+    layout = FRONT_LAYOUT.replace("size: 12pt", "size: 99999999999999999999999pt, min_size: 9pt")
+    assert errors_of(tmp_path, layout_yaml=layout) == [
+        "content/tiny/layouts/front.yaml:2:3: error[E-LAYOUT]: frame 'title': size 99999999999999999999999pt is larger "
+        "than 1000 pt"]

@@ -25,6 +25,7 @@ from ..units import length
 
 MIN_TYPE = 6.0  # points: the smallest type a layout may set, unless the game says otherwise
 
+MAX_TYPE_PT = 1000  # 35 cm: larger than any piece a home printer makes
 TEMPLATED = ("text", "when", "icon", "empty_icon", "count", "total", "accent", "accent_color", "src", "fill", "stroke",
              "color")
 REQUIRED = {"text": ("text",), "field": ("text",), "icon": ("icon",), "icon_row": ("icon", "count"), "image": ("src",), "shape": (),
@@ -237,6 +238,10 @@ class LayoutSet:
             full["min_size_pt"] = length(full.get("min_size", full["size"]))
             if full["min_size_pt"] > full["size_pt"]:
                 self.report.error("E-LAYOUT", f"frame '{name}': min_size is larger than size", at)
+                return None
+            if full["size_pt"] > MAX_TYPE_PT:  # text fitting steps down from it a quarter point at a time
+                self.report.error("E-LAYOUT", f"frame '{name}': size {full['size']} is larger than {MAX_TYPE_PT} pt", at,
+                                  help="sizes are in points: 1 pt is 0.35 mm, 1000 pt is 35 cm")
                 return None
         if kind == "image" and full.get("fit") not in ("contain", "cover", "stretch"):
             self.report.error("E-LAYOUT", f"image frame '{name}': fit is contain, cover or stretch", at)
