@@ -378,14 +378,22 @@ def _bytes_family(box: Sandbox, rng) -> Mutation:
 # -- files ------------------------------------------------------------------------------------------
 
 def _replace_by_link(path: Path, target: str | Path) -> None:
-    path.unlink() if path.is_file() or path.is_symlink() else shutil.rmtree(path)
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
     os.symlink(target, path)
 
 
+FILE_OPS = ("delete", "empty", "folder", "fifo", "symlink-loop", "symlink-outside", "huge", "rename",
+            "folder-link-outside")
+
+
 def file_edit(box: Sandbox, path: Path, rng, family: str) -> Mutation:
-    op = rng.choice(("delete", "empty", "folder", "fifo", "symlink-loop", "symlink-outside", "huge", "rename",
-                     "folder-link-outside"))
+    op = rng.choice(FILE_OPS)
     rel = box.rel(path)
+    if op == "folder-link-outside" and path.parent in (box.game, box.layouts / "common"):
+        op = "symlink-outside"  # the game folder itself, or the shared layouts: link the file instead
     if op == "delete":
         path.unlink()
         return Mutation(family, op, rel, "removed")
@@ -421,8 +429,6 @@ def file_edit(box: Sandbox, path: Path, rng, family: str) -> Mutation:
         return Mutation(family, op, rel, f"replaced by a symlink to {target} (outside the game folder)")
     if op == "folder-link-outside":
         folder = path.parent
-        if folder in (box.game, box.layouts) or folder == box.layouts / "common":
-            return file_edit(box, path, rng, family) if rng.random() < 0.9 else Mutation(family, "none", rel)
         copy = box.outside / folder.name
         shutil.copytree(folder, copy, symlinks=True, dirs_exist_ok=True)
         _replace_by_link(folder, os.path.relpath(copy, folder.parent))
