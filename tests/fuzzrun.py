@@ -20,6 +20,7 @@ symlink, ...), and the copy's files are hashed before and after the run.
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import gc
 import hashlib
 import io
@@ -105,7 +106,7 @@ class WriteWatch:
             return
         path = os.fsdecode(path)
         real = os.path.realpath(os.path.join(os.getcwd(), path))
-        if not any(real == a or real.startswith(a) for a in self.allowed):
+        if not any(real == a.rstrip(os.sep) or real.startswith(a) for a in self.allowed):
             self.escapes.append(f"{event} {path}")
 
     def __call__(self, event: str, args: tuple) -> None:
@@ -226,6 +227,7 @@ def execute(root: Path, game: Path, layouts: Path, out: Path, build: bool) -> Ou
 
 
 def limit_child() -> None:
+    faulthandler.disable()  # pytest's handler would print the crash we are about to classify
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     sys.dont_write_bytecode = True
