@@ -286,6 +286,10 @@ def cmd_export(args) -> int:
     report = Report()
     out = Path(args.out) if args.out else Path("build") / game.resolve().name / args.kind
     _out_folder(out.parent, game, out, whole=True)
+    if not args.out:  # build/<game>/png: the export takes the lock of the game's build folder (export/staging.py)
+        from .output.lock import lock_path
+        lock_path(out.parent).parent.mkdir(parents=True, exist_ok=True)
+        lock_path(out.parent).touch()
     try:
         prep = prepare(game, report, args.layouts)
         unknown = [d for d in args.deck or [] if d not in {deck.id for deck in prep.game.decks}]

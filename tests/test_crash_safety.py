@@ -331,3 +331,13 @@ def test_lock_and_staging_entries_in_a_game_folder_are_not_reported_as_ignored_f
     (game / "prints" / ".tiny.cardforge-stage-4242" / "notes.yaml").write_text("x: 1\n")
     result = cardforge("check", "--strict", "content/tiny", cwd=tmp_path)
     assert (result.returncode, result.stderr.strip()) == (0, "ok: no problems found")
+
+
+def test_an_export_into_the_game_build_folder_takes_the_game_lock(tmp_path):
+    make_game(tmp_path)
+    result = cardforge("export", "png", "content/tiny", "--dpi", "20", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    build = tmp_path / "build"
+    assert sorted(p.name for p in build.iterdir()) == [".tiny.cardforge.lock", "tiny"]
+    assert sorted(p.name for p in (build / "tiny").iterdir()) == ["png"]  # no lock of its own in the game's folder
+    assert (build / ".tiny.cardforge.lock").read_text().endswith(" export\n")  # the export held it
