@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .limits import read_bounded
+
 
 @dataclass(frozen=True)
 class Position:
@@ -84,6 +86,7 @@ _line_cache: dict[tuple, list[str]] = {}
 
 
 EXCERPT = 100  # characters of a source line shown around the column
+EXCERPT_BYTES = 16 * 1024 * 1024  # a file is read for its excerpts up to this size (4x the largest source file)
 
 
 def _excerpt(source: str, col: int) -> tuple[str, int]:
@@ -119,7 +122,8 @@ def source_lines(path: Path) -> list[str]:
     lines = _line_cache.get(key)
     if lines is None:
         try:
-            lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+            # never a FIFO (it would block) nor more than a source file may hold
+            lines = read_bounded(path, EXCERPT_BYTES).decode("utf-8", errors="replace").splitlines()
         except OSError:
             return []
         if len(_line_cache) > 256:

@@ -7,7 +7,10 @@ the limit, at the file and line that crossed it.  The README lists them.
 """
 from __future__ import annotations
 
+import errno
+import os
 import signal
+import stat
 import threading
 
 MAX_FILE_BYTES = 4 * 1024 * 1024  # one source file (YAML, JSON, CSV, XLSX)
@@ -81,3 +84,32 @@ def _install_handler() -> None:
     global _handler_installed
     signal.signal(signal.SIGALRM, _expired)
     _handler_installed = True
+
+
+class NotAFile(OSError):
+    """A path that names a FIFO, a device or a socket: reading it could block or never end."""
+
+
+def read_bounded(path, limit: int) -> bytes:
+    """The bytes of a regular file, at most limit + 1 of them (so `len(raw) > limit` tells an
+    oversized file without reading it all).  A FIFO, device or socket is refused with NotAFile
+    before anything is read: a named pipe nobody writes would block a check for ever."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once instead of waiting
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(mode):
+            kind = "a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device or a socket"
+            raise NotAFile(errno.EINVAL, f"it is {kind}, not a regular file", str(path))
+        os.set_blocking(fd, True)
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)

@@ -2,6 +2,8 @@
 reproducer: now one diagnostic at the offending file and line, exit code 1, no traceback."""
 from __future__ import annotations
 
+import os
+
 from conftest import FRONT_LAYOUT, cardforge, headlines, make_game
 
 CARD_TABLE = """\
@@ -79,3 +81,19 @@ def test_huge_text_size_is_refused(tmp_path):
     assert errors_of(tmp_path, layout_yaml=layout) == [
         "content/tiny/layouts/front.yaml:2:3: error[E-LAYOUT]: frame 'title': size 99999999999999999999999pt is larger "
         "than 1000 pt"]
+
+
+def test_fifo_as_icon(tmp_path):
+    # fuzz seed 2115: an icon replaced by a named pipe blocked `check` for ever (reading it, then
+    # reading it again for the diagnostic's excerpt)
+    layout = FRONT_LAYOUT + "  pic: {type: icon, x: 4mm, y: 70mm, width: 8mm, height: 8mm, icon: logo}\n"
+    game = make_game(tmp_path, layout_yaml=layout)
+    (game / "icons").mkdir()
+    os.mkfifo(game / "icons" / "logo.svg")
+    result = cardforge("check", "content/tiny", cwd=tmp_path, timeout=30)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert headlines(result.stderr) == [
+        "content/tiny/icons/logo.svg:1:1: error[E-ICON]: cannot read icon file: it is a named pipe (FIFO), not a "
+        "regular file"]
+    assert "= help: icons/ holds one .svg file per icon; put the SVG file itself there" in result.stderr

@@ -19,7 +19,7 @@ from .jsonload import load_json, pointer_join  # noqa: F401  (pointer_join: used
 
 # libyaml's safe loader when PyYAML was built with it (20x faster); its nodes carry the same marks.
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-from ..limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_INT_DIGITS, MAX_NODES, depth_message  # noqa: F401  (names used by sheets, tests)
+from ..limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_INT_DIGITS, MAX_NODES, depth_message, read_bounded  # noqa: F401  (names used by sheets, tests)
 # libyaml's C composer recurses once per level and crashes the process (SIGSEGV) at some tens of
 # thousands of levels; a file that could nest deeper than this is first scanned event by event.
 _SCAN_ABOVE = 2000
@@ -209,7 +209,7 @@ def load_yaml(path: Path, report: Report, display_name: Path | None = None) -> D
 def _load_yaml(path: Path, report: Report, display_name: Path | None = None) -> Document | None:
     doc = Document(path=path, data=None)
     try:
-        raw = path.read_bytes()
+        raw = read_bounded(path, MAX_FILE_BYTES)
     except OSError as exc:
         report.error("E-IO", f"cannot read file: {exc.strerror}", Position(path, 1, 1))
         return None

@@ -20,7 +20,7 @@ from reportlab.graphics.renderbase import STATE_DEFAULTS
 from svglib.svglib import svg2rlg
 
 from ..diagnostics import Position
-from ..limits import MAX_SVG_BYTES, MAX_SVG_ELEMENTS
+from ..limits import MAX_SVG_BYTES, MAX_SVG_ELEMENTS, NotAFile, read_bounded
 
 logging.getLogger("svglib").setLevel(logging.ERROR)
 # reportlab's drawing renderer selects a default font (Helvetica, never embedded) even for
@@ -103,13 +103,16 @@ def _svg_text(source: Path | str) -> str:
     if not isinstance(source, Path):
         return source
     try:
-        if source.stat().st_size > MAX_SVG_BYTES:
+        raw = read_bounded(source, MAX_SVG_BYTES)
+        if len(raw) > MAX_SVG_BYTES:
             raise IconError(source, f"icon file is larger than the limit of {MAX_SVG_BYTES // 1024} KB",
                             help="an icon is a small single-colour drawing; simplify it or export it again")
-        raw = source.read_bytes()
     except IsADirectoryError:
         raise IconError(source, "this icon is a folder, not an SVG file",
                         help="icons/ holds one .svg file per icon; rename or remove the folder") from None
+    except NotAFile as exc:
+        raise IconError(source, f"cannot read icon file: {exc.strerror}",
+                        help="icons/ holds one .svg file per icon; put the SVG file itself there") from None
     except OSError as exc:
         raise IconError(source, f"cannot read icon file: {exc.strerror}") from None
     try:
