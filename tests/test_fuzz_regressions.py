@@ -97,3 +97,19 @@ def test_fifo_as_icon(tmp_path):
         "content/tiny/icons/logo.svg:1:1: error[E-ICON]: cannot read icon file: it is a named pipe (FIFO), not a "
         "regular file"]
     assert "= help: icons/ holds one .svg file per icon; put the SVG file itself there" in result.stderr
+
+
+def test_icon_that_is_a_symlink_loop_or_dangling(tmp_path):
+    # fuzz seed 10288: an icon in a symbolic-link loop was an OSError traceback in icons.py (the cache's stat)
+    layout = FRONT_LAYOUT + ("  pic: {type: icon, x: 4mm, y: 70mm, width: 8mm, height: 8mm, icon: logo}\n"
+                             "  pic2: {type: icon, x: 14mm, y: 70mm, width: 8mm, height: 8mm, icon: gone}\n")
+    game = make_game(tmp_path, layout_yaml=layout)
+    (game / "icons").mkdir()
+    os.symlink("logo.svg", game / "icons" / "logo.svg")
+    os.symlink("nowhere.svg", game / "icons" / "gone.svg")
+    result = cardforge("check", "content/tiny", cwd=tmp_path, timeout=30)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert headlines(result.stderr) == [
+        "content/tiny/icons/nowhere.svg:1:1: error[E-ICON]: cannot read icon file: No such file or directory",
+        "content/tiny/icons/logo.svg:1:1: error[E-ICON]: cannot read icon file: Too many levels of symbolic links"]

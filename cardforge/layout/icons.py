@@ -171,10 +171,20 @@ def _check_svg(source: Path | str, text: str) -> None:
 _drawings: dict[tuple, object] = {}
 
 
+def _stamp(source: Path | str) -> tuple | None:
+    """The file's time and size (the preview server reloads an icon that was edited); None when it
+    cannot be looked at (a symbolic-link loop, a dangling link): _svg_text then says why."""
+    if not isinstance(source, Path):
+        return ()
+    try:
+        st = source.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
 def _drawing(source: Path | str, color: str):
-    # Keyed by the file's size and time too: the preview server reloads an icon that was edited.
-    stamp = (source.stat().st_mtime_ns, source.stat().st_size) if isinstance(source, Path) else ()
-    key = (str(source), color, stamp)
+    key = (str(source), color, _stamp(source))
     if key not in _drawings:
         try:
             text = _svg_text(source)

@@ -193,11 +193,12 @@ def check_unused_icons(game: Game, report: Report, used: AssetUse) -> None:
 
 
 def _resolved(path: Path) -> Path:
-    """The path with its links followed; a symbolic-link loop stays as it is."""
+    """The path with its links followed; a symbolic-link loop stays as it is (made absolute, to
+    compare with the resolved game folder)."""
     try:
         return path.resolve()
     except (RuntimeError, OSError):
-        return path
+        return path.absolute()
 
 
 def check_files(game: Game, report: Report, used: AssetUse) -> None:
