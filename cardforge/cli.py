@@ -550,6 +550,12 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"cardforge: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except OSError as exc:  # output that cannot be written: a full disk, a file where a folder should be
+        target = exc.filename or getattr(args, "out", None)
+        where = f" '{target}'" if target else ""
+        print(f"cardforge: error: cannot write{where}: {exc.strerror or exc}; choose another --out, or make "
+              "room on the disk (the previous output is as it was)", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
 

@@ -341,3 +341,40 @@ def test_an_export_into_the_game_build_folder_takes_the_game_lock(tmp_path):
     assert sorted(p.name for p in build.iterdir()) == [".tiny.cardforge.lock", "tiny"]
     assert sorted(p.name for p in (build / "tiny").iterdir()) == ["png"]  # no lock of its own in the game's folder
     assert (build / ".tiny.cardforge.lock").read_text().endswith(" export\n")  # the export held it
+
+
+def _small_files_only():
+    """In the child: files may not grow past 16 KB, as on a full disk (EFBIG instead of SIGXFSZ)."""
+    import resource
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (16 * 1024, 16 * 1024))
+
+
+def test_a_full_disk_is_an_error_message_and_the_old_output_stays(tmp_path):
+    make_game(tmp_path)
+    assert cardforge("build", "content/tiny", "--out", "out", "--paper", "a4", cwd=tmp_path).returncode == 0
+    outputs = lambda: {k: v for k, v in tree(tmp_path / "out").items() if not k.endswith(".cardforge.lock")}  # noqa: E731
+    before = outputs()
+    (tmp_path / "content/tiny/cards/cards.yaml").write_text(
+        (tmp_path / "content/tiny/cards/cards.yaml").read_text().replace("Alpha", "Alpha Prime"))
+    result = subprocess.run([sys.executable, "-m", "cardforge", "build", "content/tiny", "--out", "out", "--paper",
+                             "a4", "--jobs", "1"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                            preexec_fn=_small_files_only)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 2, result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last == ("cardforge: error: cannot write 'out': File too large; choose another --out, or make room on "
+                    "the disk (the previous output is as it was)"), last
+    assert outputs() == before
+    assert cardforge("build", "content/tiny", "--out", "out", "--paper", "a4", cwd=tmp_path).returncode == 0
+    assert stale(tmp_path / "out") == []
+
+
+def test_an_out_folder_that_cannot_be_made_is_an_error_message(tmp_path):
+    make_game(tmp_path)
+    (tmp_path / "afile").write_text("not a folder")
+    result = cardforge("build", "content/tiny", "--out", "afile/out", "--paper", "a4", cwd=tmp_path)
+    assert "Traceback" not in result.stderr and result.returncode == 2, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"cardforge: error: cannot write '{tmp_path / 'afile/out'}': Not a directory; choose another --out, "
+        "or make room on the disk (the previous output is as it was)")
