@@ -18,3 +18,10 @@ def test_unsafe_templates_are_refused(source, message):
 
 def test_unset_optional_field_prints_nothing():
     assert Template("[{{ card.note }}]").render({"card": {"note": None}}) == "[]"
+
+
+def test_a_method_printed_without_calling_it_is_an_error_not_a_memory_address():
+    with pytest.raises(TemplateFailure) as info:
+        Template("{{ card.items }}").render({"card": {"title": "A"}})
+    assert info.value.message == "template error: 'items' is a method, not a value: call it with ()"
+    assert Template("{{ card.items() | list }}").render({"card": {"title": "A"}}) == "[('title', 'A')]"

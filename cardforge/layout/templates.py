@@ -113,8 +113,17 @@ def _bounded_filter(name: str, original):
     return bounded
 
 # An optional field a card leaves out is None: it prints as nothing, not as the word "None".
-_env = Sandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False,
-               finalize=lambda value: "" if value is None else value)
+def _printable(value: Any) -> Any:
+    """What `{{ value }}` prints.  None prints as nothing; a method (`{{ card.items }}`) is an error,
+    since its text names a memory address and would change from run to run."""
+    if value is None:
+        return ""
+    if callable(value):
+        raise TypeError(f"'{getattr(value, '__name__', 'it')}' is a method, not a value: call it with ()")
+    return value
+
+
+_env = Sandbox(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False, finalize=_printable)
 _env.filters["roman"] = lambda n: _roman(int(n))
 _env.globals["range"] = lambda *a: _range(*a)
 
