@@ -7,6 +7,7 @@ names are errors rather than silently empty text.
 from __future__ import annotations
 
 import re
+import types
 from typing import Any
 
 from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes
@@ -118,8 +119,8 @@ def _printable(value: Any) -> Any:
     since its text names a memory address and would change from run to run."""
     if value is None:
         return ""
-    if callable(value):
-        raise TypeError(f"'{getattr(value, '__name__', 'it')}' is a method, not a value: call it with ()")
+    if isinstance(value, (types.MethodType, types.BuiltinFunctionType, types.FunctionType)):
+        raise TypeError(f"'{value.__name__}' is a method, not a value: call it with ()")
     return value
 
 
