@@ -150,6 +150,21 @@ def test_a_ref_outside_the_game_folder_is_refused(tmp_path):
         "the game folder"]
 
 
+
+def test_a_ref_to_nothing_in_the_set_schema_is_reported_once_at_the_ref(tmp_path):
+    game = _copy(tmp_path, "star-courier")
+    _edit(game / "schema/card.schema.json", '{"$ref": "#/$defs/crew"}', '{"$ref": "#/$defs/crewe"}')
+    _edit(game / "schema/card.schema.json", '"$ref": "common.schema.json#/$defs/credits"',
+          '"$ref": "common.schema.json#/$defs/credit"')
+    code, found, err = _check(tmp_path, "star-courier")
+    assert code == 1
+    assert found == [
+        "star-courier/schema/card.schema.json:14:22: error[E-SET-SCHEMA]: $ref 'common.schema.json#/$defs/credit' "
+        "points at nothing: there is no 'credit', did you mean 'credits'?",
+        "star-courier/schema/card.schema.json:24:14: error[E-SET-SCHEMA]: $ref '#/$defs/crewe' points at nothing: "
+        "there is no 'crewe', did you mean 'crew'?"]
+    assert "= help: it holds: cargo, crew, event, ship" in err
+
 # -- an unknown symbol, an unknown tag ------------------------------------------------------------
 
 def test_card_per_file_set_with_an_unknown_bracket_symbol(tmp_path):

@@ -16,7 +16,7 @@ import difflib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 from jsonschema import validators
 from jsonschema.exceptions import SchemaError, ValidationError
@@ -115,6 +115,7 @@ class SetSchema:
     registry: Registry
     base: str
     documents: dict[str, Document]  # base URI -> document
+    broken: bool = False  # a $ref failed while validating: reported once, the schema is not used again
 
     def property_names(self) -> list[str]:
         """Card fields the schema describes, in any branch (for 'absent' versus 'unknown')."""
@@ -128,10 +129,14 @@ class SetSchema:
 
     def validate(self, value: Any, doc: Document, pointer: str, report: Report, what: str) -> set[str]:
         """Report every violation of one card; returns the card fields they concern ('' the card)."""
+        if self.broken:
+            return {""}
         try:
             errors = list(self.validator.iter_errors(value))
         except Unresolvable as exc:  # refs are checked on loading; this is a last line of defence
-            report.error("E-SET-SCHEMA", f"the set's schema cannot resolve {exc}", self.doc.pos(""))
+            self.broken = True
+            report.error("E-SET-SCHEMA", f"the set's schema cannot resolve a $ref: {_short(str(exc))}",
+                         self.doc.pos(""), help="check the $ref values of the schema")
             return {""}
         fields: set[str] = set()
         for error in sorted(errors, key=lambda e: [str(p) for p in e.absolute_path]):
@@ -292,7 +297,7 @@ def load_set_schema(root: Path, rel: str, game_doc: Document, pointer: str, repo
         return None
     loaded: dict[str, Document] = {}
     ok = _load_schema_file(root, path, report, safe_path, loaded, documents)
-    if not ok:
+    if not ok or not _pointers_resolve(root, loaded, report):
         return None
     doc = next(iter(loaded.values()))
     own_id = doc.data.get("$id") if isinstance(doc.data.get("$id"), str) else ""
@@ -304,6 +309,40 @@ def load_set_schema(root: Path, rel: str, game_doc: Document, pointer: str, repo
         [(uri, Resource(contents=d.data, specification=specification)) for uri, d in loaded.items()])
     validator = spec(doc.data, registry=registry, format_checker=spec.FORMAT_CHECKER)
     return SetSchema(doc, validator, registry, base, loaded)
+
+
+def _pointers_resolve(root: Path, loaded: dict[str, Document], report: Report) -> bool:
+    """Every `$ref` with a JSON pointer ('#/$defs/ship', 'common.schema.json#/$defs/credits') names
+    something in its document; a wrong one is reported at the $ref, with the names that are there."""
+    ok = True
+    for doc in {id(d): d for d in loaded.values()}.values():
+        base = _uri_of(doc.path, root)
+        for sub, at in walk(doc.data):
+            ref = sub.get("$ref") if isinstance(sub.get("$ref"), str) else None
+            target, fragment = urldefrag(ref) if ref else ("", "")
+            if ref is None or not fragment.startswith("/"):
+                continue  # no pointer (a whole document, or an anchor)
+            other = loaded.get(urljoin(base, target)) if target else doc
+            if other is None:
+                continue  # an unreadable file is already reported
+            node, missing = other.data, None
+            for step in fragment[1:].split("/"):
+                step = unquote(step).replace("~1", "/").replace("~0", "~")
+                if isinstance(node, dict) and step in node:
+                    node = node[step]
+                elif isinstance(node, list) and step.isdigit() and int(step) < len(node):
+                    node = node[int(step)]
+                else:
+                    missing = (step, sorted(node) if isinstance(node, dict) else [])
+                    break
+            if missing is not None:
+                step, names = missing
+                guess = difflib.get_close_matches(step, names, n=1)
+                report.error("E-SET-SCHEMA", f"$ref '{ref}' points at nothing: there is no '{step}'"
+                             + (f", did you mean '{guess[0]}'?" if guess else ""), doc.pos(pointer_join(at, "$ref")),
+                             help=("it holds: " + ", ".join(names)) if names else "check the path after '#'")
+                ok = False
+    return ok
 
 
 def _uri_of(path: Path, root: Path) -> str:
