@@ -55,7 +55,11 @@ def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None,
             paths = {}
             for style, rel in files.items():
                 path = safe_path(game.root, rel)
-                if path is None or not path.is_file():
+                if path is None:
+                    report.error("E-PATH", f"font file '{rel}' is outside the game folder",
+                                 game.doc.pos(f"/fonts/{family}/{style}"),
+                                 help="copy the font (and its licence) into the game folder, e.g. fonts/")
+                elif not path.is_file():
                     report.error("E-MISSING-FILE", f"font file '{rel}' does not exist in the game folder",
                                  game.doc.pos(f"/fonts/{family}/{style}"))
                 else:

@@ -199,7 +199,7 @@ def test_image_path_from_a_card_field(tmp_path):
 def test_font_files_outside_the_game_folder(tmp_path, rel):
     setup = _link("fonts/x.ttf", "../../../secret.txt") if rel == "fonts/x.ttf" else None
     assert attack(tmp_path, game_yaml=GAME_YAML + f"fonts:\n  evil: {{regular: {rel}}}\n", setup=setup) == [
-        f"content/tiny/game.yaml:16:19: error[E-MISSING-FILE]: font file '{rel}' does not exist in the game folder"]
+        f"content/tiny/game.yaml:16:19: error[E-PATH]: font file '{rel}' is outside the game folder"]
 
 
 # -- Jinja2 sandbox escapes ------------------------------------------------------------------------
