@@ -113,3 +113,12 @@ def test_icon_that_is_a_symlink_loop_or_dangling(tmp_path):
     assert headlines(result.stderr) == [
         "content/tiny/icons/nowhere.svg:1:1: error[E-ICON]: cannot read icon file: No such file or directory",
         "content/tiny/icons/logo.svg:1:1: error[E-ICON]: cannot read icon file: Too many levels of symbolic links"]
+
+
+def test_filter_on_a_value_of_the_wrong_kind(tmp_path):
+    # fuzz seed 30876: `'abc' | dictsort` raised AttributeError ('str' has no 'items') through layout/templates.py
+    layout = FRONT_LAYOUT.replace('text: "{{ card.title }}"', "text: \"{{ 'abc' | dictsort }}\"")
+    assert errors_of(tmp_path, layout_yaml=layout) == [
+        f"content/tiny/cards/cards.yaml:{line}:5: error[E-TEMPLATE]: card '{card}' (front), frame 'title' of layout "
+        "'front': 'text': template error: 'str' object has no attribute 'items'"
+        for line, card in ((2, "alpha"), (6, "beta"))]

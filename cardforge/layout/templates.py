@@ -233,7 +233,7 @@ def _run(what: str, call) -> Any:
         raise TemplateFailure(f"{what} not allowed: {exc}") from None
     except TemplateError as exc:
         raise TemplateFailure(f"{what} error: {exc.message or exc}") from None
-    except (TypeError, ValueError, ArithmeticError, LookupError) as exc:
+    except (TypeError, ValueError, ArithmeticError, LookupError, AttributeError) as exc:
         raise TemplateFailure(f"{what} error: {exc}") from None
     except RecursionError:
         raise TemplateFailure(f"{what} error: it recurses too deeply (a macro that calls itself?)") from None
