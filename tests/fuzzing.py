@@ -12,7 +12,9 @@ shrinkable one that hypothesis draws), and returns a `Mutation` that says in one
 did.  The same seed always makes the same mutation.  Families:
 
 - yaml: structure of a card, token, table or game file (delete or duplicate a key, another type,
-  huge integers, deep nesting, long strings, unicode oddities, anchors and aliases);
+  huge integers, deep nesting, long strings, unicode oddities, anchors and aliases), and values
+  that pass the schema but not the rest: edge values of the same type, another value of the same
+  file moved here, odd sizes;
 - bytes: flipped, inserted or deleted bytes, a truncated file, a BOM, UTF-16, NUL bytes;
 - files: deleted, emptied, replaced by a folder, a FIFO, a symlink loop or a symlink out of the
   folder, padded to a huge size, renamed;
@@ -286,7 +288,45 @@ def _alias(doc: _Doc, rng) -> str:
     return f"value at {where_b} replaced by an alias to the value at {where_a}"
 
 
-YAML_OPS = {"delete-key": _delete_key, "duplicate-key": _duplicate_key, "swap-type": _swap_type,
+def _boundary(doc: _Doc, rng) -> str:
+    """A value of the same type at an edge: past schema checks, into rules, layout and drawing."""
+    node, _, _ = rng.choice(doc.scalars())
+    tag = node.tag.rsplit(":", 1)[-1]
+    if tag == "int":
+        new = rng.choice(("0", "-1", "1", "6", "99", "1000000", "50001", "-999999"))
+    elif tag == "float":
+        new = rng.choice(("0.0", "-0.0", "1e-9", "-1.5", "1e18"))
+    elif tag == "bool":
+        new = "false" if node.value.lower() == "true" else "true"
+    else:
+        value = node.value
+        new = _quoted(rng.choice((value[::-1], value.upper(), value[:1], value + value, value + "-x",
+                                  value.replace(" ", ""), value + " " + value)))
+    return f"{tag} value {node.value[:30]!r} set to {new[:30]} at {doc.set(node, new)}"
+
+
+def _transplant(doc: _Doc, rng) -> str:
+    """Another value of the same file in this one's place: plausible, but inconsistent."""
+    values = [t for t in doc.values if t[1] is not None]
+    source, target = rng.sample(values, 2) if len(values) > 1 else (values[0], values[0])
+    start, end = doc.span(source[0])
+    text = doc.text[start:end]
+    if "\n" in text or not isinstance(source[0], yaml.ScalarNode):
+        text = _flow(source[0])
+    where = doc.pointer(source[0])
+    return f"value at {doc.set(target[0], text)} replaced by the value at {where}"
+
+
+def _flow(node) -> str:
+    """A node as one line of flow-style YAML."""
+    if isinstance(node, yaml.ScalarNode):
+        return _quoted(node.value) if node.tag.endswith(":str") else node.value
+    if isinstance(node, yaml.SequenceNode):
+        return "[" + ", ".join(_flow(v) for v in node.value) + "]"
+    return "{" + ", ".join(f"{_flow(k)}: {_flow(v)}" for k, v in node.value) + "}"
+
+
+YAML_OPS = {"boundary": _boundary, "transplant": _transplant, "delete-key": _delete_key, "duplicate-key": _duplicate_key, "swap-type": _swap_type,
             "huge-int": _huge_int, "deep-nesting": _deep, "long-string": _long_string, "unicode": _unicode,
             "alias": _alias}
 
@@ -305,8 +345,9 @@ def yaml_edit(box: Sandbox, path: Path, rng, family: str, ops: dict | None = Non
     return Mutation(family, op, box.rel(path), detail)
 
 
-def _yaml_family(box: Sandbox, rng) -> Mutation:
-    return yaml_edit(box, rng.choice(data_files(box) + [box.game / "game.yaml"]), rng, "yaml")
+def _yaml_family(box: Sandbox, rng) -> Mutation:  # sizes too: card_size, bleed, boards, tokens
+    return yaml_edit(box, rng.choice(data_files(box) + [box.game / "game.yaml"]), rng, "yaml",
+                     dict(YAML_OPS, geometry=_geometry))
 
 
 # -- bytes ------------------------------------------------------------------------------------------
@@ -460,7 +501,8 @@ def _template(doc: _Doc, rng) -> str:
 
 
 def _geometry(doc: _Doc, rng) -> str:
-    keys = ("x", "y", "width", "height", "size", "min_size", "radius", "stroke_width", "margin", "bleed")
+    keys = ("x", "y", "width", "height", "size", "min_size", "radius", "stroke_width", "margin", "bleed",
+            "card_size", "gap", "cell", "columns", "rows", "quantity", "min_type", "copies")
     found = [t for t in doc.pairs() if isinstance(t[2], yaml.ScalarNode) and t[2].value in keys] or doc.scalars()
     node, _, key = rng.choice(found)
     value = rng.choice(GEOMETRY)
