@@ -533,8 +533,15 @@ def _layouts_family(box: Sandbox, rng) -> Mutation:
 
 # -- rules ----------------------------------------------------------------------------------------------
 
+NOT_EXPRESSIONS = {"id", "section", "description", "rulebook", "name", "group", "scope", "severity", "deck",
+                   "table", "board"}
+
+
 def _expression(doc: _Doc, rng) -> str:
-    node, _, key = rng.choice(doc.scalars(True))
+    """Mostly an expression or template of a rule (assert, where, let, values, message...)."""
+    strings = doc.scalars(True)
+    aimed = [t for t in strings if t[2] is not None and t[2].value not in NOT_EXPRESSIONS]
+    node, _, key = rng.choice(aimed if aimed and rng.random() < 0.85 else strings)
     label, text = rng.choice(EXPRESSIONS)
     return f"expression at {doc.set(node, _quoted(text))} replaced by {label}"
 
