@@ -19,13 +19,13 @@ from typing import Any
 from ..diagnostics import Position, Report
 from ..frontend.load import Document, load_yaml, pointer_join
 from ..frontend.model import safe_path, size_points
+from ..limits import MAX_TYPE_PT
 from ..frontend.schema import builtin_schema, validate
 from .templates import Template, TemplateFailure
 from ..units import length
 
 MIN_TYPE = 6.0  # points: the smallest type a layout may set, unless the game says otherwise
 
-MAX_TYPE_PT = 1000  # 35 cm: larger than any piece a home printer makes
 TEMPLATED = ("text", "when", "icon", "empty_icon", "count", "total", "accent", "accent_color", "src", "fill", "stroke",
              "color")
 REQUIRED = {"text": ("text",), "field": ("text",), "icon": ("icon",), "icon_row": ("icon", "count"), "image": ("src",), "shape": (),
