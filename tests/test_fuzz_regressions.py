@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from conftest import FRONT_LAYOUT, cardforge, headlines, make_game
+from conftest import FRONT_LAYOUT, GAME_YAML, cardforge, headlines, make_game
 
 CARD_TABLE = """\
 frames:
@@ -122,3 +122,13 @@ def test_filter_on_a_value_of_the_wrong_kind(tmp_path):
         f"content/tiny/cards/cards.yaml:{line}:5: error[E-TEMPLATE]: card '{card}' (front), frame 'title' of layout "
         "'front': 'text': template error: 'str' object has no attribute 'items'"
         for line, card in ((2, "alpha"), (6, "beta"))]
+
+
+def test_table_rows_that_are_no_list_or_missing(tmp_path):
+    # fuzz seed 432: `rows:` of a typed table in game.yaml replaced by a number was a TypeError in
+    # frontend/tables.py ('int' object is not iterable); without rows it was a KeyError
+    table = "tables:\n  steps:\n    fields: {step: {type: string}}\n"
+    assert errors_of(tmp_path / "number", game_yaml=GAME_YAML + table + "    rows: 7\n") == [
+        "content/tiny/game.yaml:18:11: error[E-SCHEMA]: expected array, got a number (7)"]
+    assert errors_of(tmp_path / "missing", game_yaml=GAME_YAML + table) == [
+        "content/tiny/game.yaml:17:5: error[E-SCHEMA]: missing required key 'rows'"]

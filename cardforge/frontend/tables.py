@@ -136,8 +136,10 @@ def load_tables(root: Path, doc: Document, report: Report, documents: list, safe
         else:
             wrapper = {"type": "object", "properties": {"tables": {"type": "object", "properties": {
                 name: {"type": "object", "properties": {"rows": {"type": "array", "items": schema}}}}}}}
+            rows = spec.get("rows")
+            if not isinstance(rows, list):  # missing or not a list: the game file's schema said so
+                continue
             validate(doc, wrapper, report)
-            rows = spec["rows"]
         table = Table(name, row_doc, rows_pointer, key=key, fields=fields, columns=list(spec.get("columns") or []),
                       source=spec.get("source"), authored=bool(spec.get("authored")), typed=True,
                       title=spec.get("name") or name)
