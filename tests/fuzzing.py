@@ -290,6 +290,8 @@ def _alias(doc: _Doc, rng) -> str:
 
 def _boundary(doc: _Doc, rng) -> str:
     """A value of the same type at an edge: past schema checks, into rules, layout and drawing."""
+    if not doc.scalars():
+        return _swap_type(doc, rng)
     node, _, _ = rng.choice(doc.scalars())
     tag = node.tag.rsplit(":", 1)[-1]
     if tag == "int":
