@@ -14,6 +14,7 @@ from .layout.icons import IconLibrary
 from .layout.layouts import Layout, LayoutSet
 from .layout.markup import apply_markup
 from .rules import check_game
+from .units import LengthError
 
 
 @dataclass
@@ -88,8 +89,13 @@ def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None,
     boards = {board.id: layouts.get(board.layout, board.width, board.height, board.pos("layout"))
               for board in game.boards}
     roster = (game.data.get("forces") or {}).get("roster") if isinstance(game.data, dict) else None
-    if roster is not None:  # the roster sheet of `cardforge force`: checked (and used) with the game
-        layouts.get(roster["layout"], *size_points(roster["size"]), game.doc.pos("/forces/roster/layout"))
+    if isinstance(roster, dict):  # the roster sheet of `cardforge force`: checked (and used) with the game
+        try:
+            size = size_points(roster["size"])
+        except (KeyError, TypeError, LengthError):
+            size = None  # no size, or not a size: the game file's schema has said so
+        if size is not None and isinstance(roster.get("layout"), str):
+            layouts.get(roster["layout"], *size, game.doc.pos("/forces/roster/layout"))
     check_game(game, report, layouts=layouts, icons=icons, faces=faces, boards=boards, fonts=fonts)
     if report.has_errors():
         raise ContentError(report)

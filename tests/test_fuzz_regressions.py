@@ -132,3 +132,11 @@ def test_table_rows_that_are_no_list_or_missing(tmp_path):
         "content/tiny/game.yaml:18:11: error[E-SCHEMA]: expected array, got a number (7)"]
     assert errors_of(tmp_path / "missing", game_yaml=GAME_YAML + table) == [
         "content/tiny/game.yaml:17:5: error[E-SCHEMA]: missing required key 'rows'"]
+
+
+def test_roster_size_that_is_no_length(tmp_path):
+    # fuzz seed 9238 of the 10,000-input run: the width of forces.roster.size replaced by a mapping
+    # was a LengthError traceback from prepare.py (the roster layout was sized before the schema's word)
+    forces = "forces:\n  roster: {layout: front, size: {width: {a: 1}, height: 88mm}}\n  files: []\n"
+    assert errors_of(tmp_path, game_yaml=GAME_YAML + forces) == [
+        "content/tiny/game.yaml:16:41: error[E-SCHEMA]: expected string or number, got a mapping"]
