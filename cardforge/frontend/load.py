@@ -206,8 +206,10 @@ def load_yaml(path: Path, report: Report, display_name: Path | None = None) -> D
     return _load_yaml(path, report, display_name)
 
 
-def _load_yaml(path: Path, report: Report, display_name: Path | None = None) -> Document | None:
-    doc = Document(path=path, data=None)
+def read_source(path: Path, report: Report, code: str = "E-YAML", encoding: str = "utf-8",
+                help: str = "save the file as UTF-8") -> str | None:
+    """A source file's text: read only if it is a regular file within the file-size limit, and
+    UTF-8 (`code` and `help` say what to do when it is not).  None after reporting why not."""
     try:
         raw = read_bounded(path, MAX_FILE_BYTES)
     except OSError as exc:
@@ -218,10 +220,16 @@ def _load_yaml(path: Path, report: Report, display_name: Path | None = None) -> 
                      Position(path, 1, 1), help="split it into several files")
         return None
     try:
-        text = raw.decode("utf-8")
+        return raw.decode(encoding)
     except UnicodeDecodeError as exc:
-        report.error("E-YAML", f"file is not UTF-8 (byte {exc.start})", Position(path, 1, 1),
-                     help="save the file as UTF-8")
+        report.error(code, f"file is not UTF-8 (byte {exc.start})", Position(path, 1, 1), help=help)
+        return None
+
+
+def _load_yaml(path: Path, report: Report, display_name: Path | None = None) -> Document | None:
+    doc = Document(path=path, data=None)
+    text = read_source(path, report)
+    if text is None:
         return None
     if path.suffix.lower() == ".json":  # JSON as published: its own reader, with the same positions
         return doc if load_json(doc, text, report) else None

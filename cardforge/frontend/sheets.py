@@ -26,8 +26,7 @@ from typing import Any
 import yaml
 
 from ..diagnostics import Position, Report
-from ..limits import MAX_FILE_BYTES, limit_message
-from .load import Document, pointer_join
+from .load import Document, pointer_join, read_source
 from .schema import validate
 
 SHEET_SUFFIXES = (".csv", ".xlsx")
@@ -100,16 +99,9 @@ class Grid:
 # -- reading the files ---------------------------------------------------------------------------
 
 def read_csv(path: Path, report: Report) -> Grid | None:
-    raw = path.read_bytes()
-    if len(raw) > MAX_FILE_BYTES:
-        report.error("E-LIMIT", limit_message("file", f"file size ({MAX_FILE_BYTES // 1024 // 1024} MB)"),
-                     Position(path, 1, 1), help="split it into several files")
-        return None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        report.error("E-SHEET", f"file is not UTF-8 (byte {exc.start})", Position(path, 1, 1),
-                     help="export the sheet as 'CSV UTF-8' from your spreadsheet program")
+    text = read_source(path, report, "E-SHEET", "utf-8-sig",
+                       help="export the sheet as 'CSV UTF-8' from your spreadsheet program")
+    if text is None:
         return None
     first = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=first.count) if first else ","  # Excel writes ';' where ',' is the decimal mark
