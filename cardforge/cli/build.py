@@ -1,0 +1,96 @@
+"""`cardforge build`: the print-and-play kit of each game and paper (--target kit), or the print
+shop's files (--target printshop)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..diagnostics import Report
+from .check import add_game_arguments
+from .common import EXIT_CONTENT, EXIT_OK, MODES, PAPERS, ProgressBar, UsageError, emit, games, out_folder
+
+
+def add(sub) -> None:
+    b = sub.add_parser("build", help="build the print-and-play PDFs")
+    add_game_arguments(b)
+    b.add_argument("--paper", choices=PAPERS + ("all",), default="all")
+    b.add_argument("--mode", choices=MODES, default="duplex",
+                   help="duplex: backs on the next page for a long-edge flip; simplex: backs at the end; "
+                        "fold: each front beside its back")
+    b.add_argument("--flip", choices=("long", "short"), default="long",
+                   help="how your printer turns the sheet in duplex: about its long edge (the default) or short edge")
+    b.add_argument("--back-offset", metavar="X,Y", help="shift every back page by X,Y mm to correct your printer's "
+                   "duplex misregistration (measure it with `cardforge calibrate`)")
+    b.add_argument("--imposition", choices=("bleed", "gang"), default="bleed",
+                   help="bleed: every card its own bleed (the default; a miscut never shows a neighbour); "
+                        "gang: cards edge to edge with shared cut lines, more per sheet")
+    b.add_argument("--target", choices=("kit", "printshop"), default="kit",
+                   help="kit: the home-print kit (the default); printshop: one PDF per deck, one piece per page "
+                        "with 1/8 in bleed and trim boxes, and 300 dpi PNGs, into <game>/printshop/")
+    b.add_argument("--out", help="output folder (default: build/); each game gets a subfolder")
+    b.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="processes drawing games and papers at once (default: one per core)")
+    b.set_defaults(func=run)
+
+
+def offset(text: str | None) -> tuple[float, float]:
+    """--back-offset X,Y in mm (as `cardforge calibrate` measures it), in points."""
+    if not text:
+        return (0.0, 0.0)
+    try:
+        x, y = (float(part) for part in text.replace(" ", "").split(","))
+    except ValueError:
+        raise UsageError(f"--back-offset takes two numbers in mm, X,Y (for example 0.5,-1), not '{text}'") from None
+    if abs(x) > 20 or abs(y) > 20:
+        raise UsageError(f"--back-offset {text}: more than 20 mm is not a printer's misregistration; measure it "
+                         "again with `cardforge calibrate`")
+    return (x * 72 / 25.4, y * 72 / 25.4)
+
+
+def run(args) -> int:
+    if args.target == "printshop":
+        return run_printshop(args)
+    from ..output.parallel import Job, build_all  # the writer and PDF reader: not needed by `check`
+    combined = Report()
+    papers = PAPERS if args.paper == "all" else (args.paper,)
+    found = games(args.games)
+    out = Path(args.out) if args.out else Path("build")
+    back_offset = offset(args.back_offset)
+    jobs = [Job(game, out_folder(out, game), paper, args.mode, args.layouts, flip=args.flip, back_offset=back_offset,
+                imposition=args.imposition) for game in found for paper in papers]
+    label = found[0].name if len(found) == 1 else f"{len(found)} games"
+    for result in build_all(jobs, ProgressBar(label), workers=args.jobs):
+        combined.extend(result.report)
+        if not result.report.has_errors():
+            for path in result.outputs:
+                print(f"wrote {path}", file=sys.stderr)
+        else:
+            print(f"{result.game_dir}: build failed; previous output left untouched", file=sys.stderr)
+    emit(combined, args.format)
+    return EXIT_CONTENT if combined.has_errors() else EXIT_OK
+
+
+def run_printshop(args) -> int:
+    """`build --target printshop`: one PDF per deck (and board), one piece per page, and its PNGs."""
+    from ..output.printshop import build_printshop
+    kit_only = [flag for flag, value, default in (("--paper", args.paper, "all"), ("--mode", args.mode, "duplex"),
+                ("--flip", args.flip, "long"), ("--imposition", args.imposition, "bleed"),
+                ("--back-offset", args.back_offset, None)) if value != default]
+    if kit_only:
+        raise UsageError(f"{', '.join(kit_only)}: the print-shop target has one page per piece and no paper; "
+                         "these options are for the home-print kit")
+    combined = Report()
+    out = Path(args.out) if args.out else Path("build")
+    for game in games(args.games):
+        result = build_printshop(game, out_folder(out, game), args.layouts, ProgressBar(game.name))
+        combined.extend(result.report)
+        if result.report.has_errors():
+            print(f"{game}: print-shop build failed; previous output left untouched", file=sys.stderr)
+            continue
+        for path in result.outputs:
+            if path.suffix == ".pdf":
+                print(f"wrote {path} and its pictures", file=sys.stderr)
+        for note in result.notes:
+            print(f"note: {note}", file=sys.stderr)
+    emit(combined, args.format)
+    return EXIT_CONTENT if combined.has_errors() else EXIT_OK

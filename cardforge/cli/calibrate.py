@@ -1,0 +1,25 @@
+"""`cardforge calibrate`: a one-sheet duplex test that measures the printer's --back-offset."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .common import EXIT_OK, PAPERS
+
+
+def add(sub) -> None:
+    k = sub.add_parser("calibrate", help="write a one-sheet duplex test that measures --back-offset")
+    k.add_argument("--paper", choices=PAPERS, default="a4")
+    k.add_argument("--flip", choices=("long", "short"), default="long")
+    k.add_argument("--out", default="build", help="folder for calibrate-<paper>.pdf (default: build/)")
+    k.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..output.calibrate import write_calibration
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / f"calibrate-{args.paper}.pdf"
+    write_calibration(target, args.paper, args.flip)
+    print(f"wrote {target}", file=sys.stderr)
+    return EXIT_OK

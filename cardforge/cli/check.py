@@ -1,0 +1,50 @@
+"""`cardforge check`: validate games (data, rules, layouts) without writing anything; with
+--printed, check built PDFs against the data as it is now."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..diagnostics import ContentError, Report
+from .common import EXIT_CONTENT, EXIT_OK, LAYOUTS_HELP, UsageError, emit, games
+
+
+def add_game_arguments(sp) -> None:
+    """GAME_DIR..., --layouts and --format: the arguments of `check` and `build`."""
+    sp.add_argument("games", nargs="*", metavar="GAME_DIR", help="game folders (default: every game in content/)")
+    sp.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
+    sp.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics format")
+
+
+def add(sub) -> None:
+    c = sub.add_parser("check", help="validate games without writing anything")
+    add_game_arguments(c)
+    c.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    c.add_argument("--printed", action="append", type=Path, metavar="PDF",
+                   help="check a built PDF (and its .manifest.json) against the data as it is now: "
+                        "the text, icons and copies of every card; may be given more than once")
+    c.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..output.pdf import lay_out
+    from ..prepare import prepare
+    combined = Report()
+    if args.printed:  # the data as it is now against earlier builds (cardforge/verify/)
+        from ..verify import PrintedUsageError, check_printed
+        try:
+            check_printed(args.printed, games(args.games) if args.games else [], args.layouts, combined)
+        except PrintedUsageError as exc:
+            raise UsageError(str(exc)) from None
+    for game in [] if args.printed else games(args.games):
+        report = Report()
+        try:
+            lay_out(prepare(game, report, args.layouts), report)
+        except ContentError:
+            pass
+        combined.extend(report)
+    emit(combined, args.format)
+    if args.format != "json" and not combined.items:
+        print("ok: no problems found", file=sys.stderr)
+    failed = combined.has_errors() or (args.strict and combined.warnings)
+    return EXIT_CONTENT if failed else EXIT_OK

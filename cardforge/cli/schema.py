@@ -1,0 +1,34 @@
+"""`cardforge schema`: the JSON Schemas of game files (and of each deck's cards) for editors."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..diagnostics import ContentError, Report
+from .common import EXIT_CONTENT, EXIT_OK, emit
+
+
+def add(sub) -> None:
+    s = sub.add_parser("schema", help="write the JSON Schemas for editors")
+    s.add_argument("game", nargs="?", help="also write one card schema per deck of this game")
+    s.add_argument("--out", default="schemas", help="folder to write into (default: schemas/)")
+    s.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..frontend.schemafiles import write_schemas
+    game = None
+    if args.game:
+        report = Report()
+        try:
+            from ..frontend.model import load_game
+            game = load_game(Path(args.game), report)
+        except ContentError:
+            emit(report, "text")
+            return EXIT_CONTENT
+    out = Path(args.out)
+    for path in write_schemas(out, game):
+        print(f"wrote {path}", file=sys.stderr)
+    print("For the YAML language server add a first line such as:\n"
+          f"  # yaml-language-server: $schema={(out / 'game.schema.json').as_posix()}", file=sys.stderr)
+    return EXIT_OK

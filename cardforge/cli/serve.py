@@ -1,0 +1,62 @@
+"""`cardforge serve`: a live preview in the browser that follows every save."""
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from .common import EXIT_OK, GAME_HELP, LAYOUTS_HELP, PAPERS, UsageError, one_game, out_folder, watched
+
+
+def add(sub) -> None:
+    v = sub.add_parser("serve", help="a live preview in the browser that follows every save")
+    v.add_argument("game", nargs="?", metavar="GAME_DIR", help=GAME_HELP)
+    v.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000)")
+    v.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
+    v.add_argument("--paper", choices=PAPERS + ("all",), default="a4", help="paper of the PDFs rebuilt in the background")
+    v.add_argument("--out", help="output folder of those PDFs (default: build/)")
+    v.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..serve.server import Builder, Preview, Watcher, make_server
+    from ..serve.session import Session
+    game = one_game(args)
+    out = out_folder(Path(args.out) if args.out else Path("build"), game)
+    session = Session(game, args.layouts)
+    print(f"cardforge serve: drawing every piece of {game} …", file=sys.stderr)
+    preview = Preview(session, out, PAPERS if args.paper == "all" else (args.paper,))
+    preview.refresh()
+    preview.builder = Builder(preview, game, args.layouts)  # forked now, before any thread starts
+    if not session.stale:
+        preview.builder.request()
+    try:
+        server = make_server(preview, args.port)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror}; choose another --port") from None
+
+    def report(changes, redrawn, seconds):
+        errors = sum(1 for d in session.diagnostics if d["severity"] == "error")
+        print(f"{len(changes)} file(s) changed: {len(redrawn)} face(s) redrawn in {seconds:.2f} s"
+              + (f", {errors} error(s)" if errors else ""), file=sys.stderr)
+
+    watcher = Watcher(preview, watched(game, args.layouts), report)
+
+    def stop(_signum, _frame):  # a terminated server still stops its builder and watcher
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    print(f"preview of {session.game_name}: http://127.0.0.1:{server.server_address[1]}/  (Ctrl+C to stop)",
+          file=sys.stderr)
+    serving = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
+    serving.start()
+    try:
+        watcher.run()  # refreshes on the main thread: the expression time limit works only there
+    finally:
+        server.closing = True
+        server.shutdown()
+        watcher.close()
+        preview.builder.close()
+        server.server_close()
+    return EXIT_OK
