@@ -17,6 +17,7 @@ from .load import Document, load_yaml, pointer_join
 from .pieces import TemplatePiece, load_templates
 from .forces import load_force, load_forces
 from .tables import TableRows, load_tables
+from .version_mark import VersionMark, load_version_mark
 from .sheets import is_sheet, load_sheet, validate_sheet, split_sheet
 from .schema import builtin_schema, card_schema, file_schema, valid_field_schemas, validate, validate_card, validator
 from .setschema import load_set_schema
@@ -137,6 +138,7 @@ class Game:
     templates: list[TemplatePiece] = field(default_factory=list)  # true-scale pieces
     forces: list = field(default_factory=list)  # force lists (frontend/forces.py), checked by the rules
     complete: bool = True  # False when a card file, or a card, could not be read in full
+    version_mark: VersionMark = field(default_factory=VersionMark)  # drawn when its `show` is always
 
     def cards(self) -> list[Card]:
         """Every printed piece of every deck, the cards of view decks included."""
@@ -217,6 +219,7 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None)
     game = Game(id=str(data.get("id", root.name)), name=str(data.get("name", root.name)), root=root, data=data,
                 doc=doc, bleed=bleed, min_type=min_type)
     game.documents.append(doc)
+    game.version_mark = load_version_mark(data, doc, min_type, report)
     game.tables = load_tables(root, doc, report, game.documents, safe_path)
     if valid:  # (an invalid piece is already reported; its sizes cannot be trusted)
         game.templates = load_templates(data, doc, game.tables, report)

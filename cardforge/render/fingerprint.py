@@ -1,0 +1,57 @@
+"""A face's fingerprint: a digest of what is drawn, not of the sources it is drawn from.
+
+Two versions of a game are compared face by face (`cardforge diff`, errata): a layout edit that
+moves a frame, recolours a band or changes a font alters the drawing of every face it touches,
+and an edit of a frame that a face does not show leaves that face's drawing as it was.
+
+Each face is drawn alone on a fresh canvas, with its trim box at the origin, and the digest is
+taken over the page's drawing operators.  Drawn alone, a face's operators depend on nothing
+else: not its place on the sheet, and not the order in which other faces first used a font's
+glyphs (a font subset numbers glyphs in order of first use within one document).
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+from typing import Any
+
+from reportlab.pdfgen.canvas import Canvas
+
+from ..diagnostics import Report
+from .face import CardRenderer
+
+DIGEST_CHARS = 16  # hex digits kept: 64 bits tell faces apart in any printed game
+
+
+class FaceFingerprints:
+    """Digests of drawn faces of one prepared game; fonts and icons are loaded once for all."""
+
+    def __init__(self, prep, report: Report | None = None):
+        self.prep = prep
+        self.report = report if report is not None else Report()
+
+    def digest(self, layout, piece: Any, side: str, bleed: float, shape: str = "rect", copy: int = 1) -> str:
+        self.prep.fonts.family("sans").face("regular")
+        canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=0, initialFontName="sans-regular")
+        canvas.setPageSize((layout.width + 2 * bleed, layout.height + 2 * bleed))
+        CardRenderer(canvas, self.prep.game, self.prep.fonts, self.prep.icons, self.report).draw(
+            layout, piece, side, copy, bleed, bleed, bleed, shape)
+        # The page's operators as reportlab holds them before the page is written out; the
+        # document's fixed parts (fonts, images) are named by their content in these operators.
+        operators = "\n".join(canvas._code)  # noqa: SLF001 - the one place that reads the page's code
+        hasher = hashlib.sha256(operators.encode("utf-8", "surrogatepass"))
+        hasher.update(repr((layout.width, layout.height, bleed, shape)).encode())
+        return hasher.hexdigest()[:DIGEST_CHARS]
+
+    def card(self, card, side: str) -> str | None:
+        """The digest of a card's (or token's) side, or None when that side has no layout."""
+        layout = self.prep.faces.get((card.id, side))
+        if layout is None:
+            return None
+        return self.digest(layout, card, side, card.deck.bleed, card.deck.shape)
+
+    def board(self, board) -> str | None:
+        layout = self.prep.boards.get(board.id)
+        if layout is None:
+            return None
+        return self.digest(layout, board, "front", self.prep.game.bleed)
