@@ -35,11 +35,11 @@ def _prepare(version: Version, layouts: Path | None, report: Report) -> Prepared
         return None
 
 
-def diff_games(old: str, new: str, layouts: Path | None = None, workdir: Path | None = None) -> DiffResult:
+def diff_games(old: str, new: str, layouts: Path | None = None, game: str | None = None) -> DiffResult:
     """Compare two versions (see versions.py for how they are written). Raises VersionError."""
     report = Report()
     with scratch_folder() as scratch:
-        old_version, new_version = resolve_pair(old, new, Path(scratch))
+        old_version, new_version = resolve_pair(old, new, Path(scratch), game)
         old_prep = _prepare(old_version, layouts, report)
         new_prep = _prepare(new_version, layouts, report)
         if old_prep is None or new_prep is None:

@@ -67,15 +67,15 @@ def _split(spec: str) -> tuple[str | None, str | None]:
     return None, spec
 
 
-def resolve_pair(old: str, new: str, workdir: Path) -> tuple[Version, Version]:
-    """Both versions, with a bare revision taking its game folder from the other side."""
+def resolve_pair(old: str, new: str, workdir: Path, game: str | None = None) -> tuple[Version, Version]:
+    """Both versions, with a bare revision taking its game folder from the other side, from
+    `game` (--game), or from the current folder when that is a game."""
     (old_path, old_rev), (new_path, new_rev) = _split(old), _split(new)
     if old_path is None and new_path is None:
-        here = Path(".")
-        if not _is_game(here):
+        if game is None and not _is_game(Path(".")):
             raise VersionError(f"'{old}' and '{new}' are neither folders nor GAME@REVISION; name the game "
-                               f"folder, e.g. `cardforge diff {old} content/<game>`")
-        old_path = new_path = "."
+                               f"with --game, e.g. `cardforge diff {old} {new} --game content/<game>`")
+        old_path = new_path = game or "."
     old_path = old_path or new_path
     new_path = new_path or old_path
     return _version(old, old_path, old_rev, workdir / "old"), _version(new, new_path, new_rev, workdir / "new")

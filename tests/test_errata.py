@@ -1,0 +1,113 @@
+"""Versions and errata (issue 26): `cardforge diff`, `cardforge build --errata`, the version mark.
+
+Each test works on a copy of Bomber Boys with its layouts, laid out as the repository is
+(<tmp>/content/bomber-boys beside <tmp>/layouts), so the default layouts guess finds them.
+The edits are what a designer does between two playtests: a card's text, another card's number.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import REPO, cardforge, copy_tree, edit
+
+TEXT_EDIT = ("cards/items.yaml", "Remove up to 2 **Minor Damage**", "Remove up to 3 **Minor Damage**")
+NUMBER_EDIT = ("cards/enemies.yaml", "    initiative: 1\n", "    initiative: 2\n")  # the first enemy card
+
+
+def _repo_copy(root: Path) -> Path:
+    copy_tree(REPO / "content" / "bomber-boys", root / "content" / "bomber-boys")
+    copy_tree(REPO / "layouts", root / "layouts")
+    return root / "content" / "bomber-boys"
+
+
+@pytest.fixture(scope="module")
+def versions(tmp_path_factory) -> tuple[Path, Path]:
+    """(old, new) game folders: new has one card's text and another card's initiative changed."""
+    old = _repo_copy(tmp_path_factory.mktemp("old"))
+    new = _repo_copy(tmp_path_factory.mktemp("new"))
+    edit(new, *TEXT_EDIT)
+    edit(new, *NUMBER_EDIT)
+    return old, new
+
+
+def _first_enemy(game: Path) -> str:
+    text = (game / "cards" / "enemies.yaml").read_text("utf-8")
+    head = text[:text.index("    initiative:")]
+    return head[head.rindex("- id: ") + 6:].split("\n", 1)[0].strip()
+
+
+def test_diff_names_both_changes_word_by_word(versions, tmp_path):
+    old, new = versions
+    md, js = tmp_path / "changes.md", tmp_path / "changes.json"
+    done = cardforge("diff", old, new, "--markdown", md, "--json", js, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    enemy = _first_enemy(new)
+    assert "2 changed, 2 to reprint" in done.stdout
+    assert "changed card 'first-aid-kit' (First Aid Kit) in bombing-run" in done.stdout
+    assert "text: Remove up to [-2-]{+3+} **Minor Damage**" in done.stdout
+    assert f"changed card '{enemy}'" in done.stdout and "initiative: 1 → 2" in done.stdout
+    assert "Remove up to ~~2~~**3**" in md.read_text("utf-8")
+    doc = json.loads(js.read_text("utf-8"))
+    changed = {p["id"]: p for p in doc["pieces"]}
+    assert set(changed) == {"first-aid-kit", enemy}
+    assert changed["first-aid-kit"]["drawn"] == ["front"]  # the back did not change
+    words = changed["first-aid-kit"]["fields"][0]["words"]
+    assert ["-", "2"] in words and ["+", "3"] in words
+    assert {f["name"] for f in changed[enemy]["fields"]} == {"initiative"}
+
+
+def test_a_layout_edit_that_changes_every_face_is_one_layout_change(tmp_path):
+    old = _repo_copy(tmp_path / "old")
+    new = _repo_copy(tmp_path / "new")
+    layout = new.parent.parent / "layouts" / "bomber-boys" / "crew.yaml"
+    # Every crew front draws its position badge 1 mm lower: no card's data changes.
+    edit(layout.parent, layout.name, "badge: {type: shape, shape: ellipse, x: 4.5mm, y: 4.5mm",
+         "badge: {type: shape, shape: ellipse, x: 4.5mm, y: 5.5mm")
+    done = cardforge("diff", old, new, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    line = next(l for l in done.stdout.splitlines() if l.strip().startswith("layout:"))
+    assert "every front of deck 'crew' changed (10 faces)" in line and layout.name in line
+    assert "changed card 'bombardier'" in done.stdout  # each face is still to reprint
+    assert "drawing changed (front)" in done.stdout
+
+
+def test_diff_of_two_git_revisions(tmp_path):
+    game = _repo_copy(tmp_path)
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-qm", "first playtest"], check=True)
+    edit(game, *TEXT_EDIT)
+    subprocess.run(git + ["commit", "-qam", "more repair"], check=True)
+    edit(game, *NUMBER_EDIT)  # not committed: the work tree is a third version
+    done = cardforge("diff", "HEAD~1", "HEAD", "--game", "content/bomber-boys", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "HEAD~1 → HEAD: 1 changed, 1 to reprint" in done.stdout
+    assert "first-aid-kit" in done.stdout
+    done = cardforge("diff", "content/bomber-boys@HEAD~1", "content/bomber-boys", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "2 changed, 2 to reprint" in done.stdout
+
+
+def test_a_revision_that_is_not_there_is_a_usage_error(tmp_path):
+    game = _repo_copy(tmp_path)
+    subprocess.run(["git", "-C", str(tmp_path), "init", "-q"], check=True)
+    done = cardforge("diff", "no-such-rev", str(game), cwd=tmp_path)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("cardforge: ")
+
+
+def test_content_errors_in_a_version_are_diagnostics(versions, tmp_path):
+    old, _ = versions
+    broken = _repo_copy(tmp_path)
+    edit(broken, "cards/items.yaml", "    kind: item\n", "    kind: [item\n")
+    done = cardforge("diff", old, broken, cwd=tmp_path)
+    assert done.returncode == 1
+    assert "cards/items.yaml:" in done.stderr and "error[" in done.stderr
+    assert "Traceback" not in done.stderr
