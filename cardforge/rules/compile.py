@@ -10,6 +10,7 @@ from ..diagnostics import Report
 from ..frontend.load import Document, pointer_join
 from ..frontend.model import Card, Game
 from .expressions import HELPERS, Expr, ExpressionError, MessageTemplate
+from .facts import compile_facts
 from .positions import _guess, refine
 from .scopes import SCOPES
 
@@ -295,8 +296,8 @@ class RuleCompiler:
     def _compile_all(self) -> None:
         data = self.data
         game_ids = {deck.id for deck in self.game.decks}
-        base_names = {"cards", "groups", "values", "game", "group", "tables", "decks", "boards", "true", "false", "none",
-                      "True", "False", "None"}
+        base_names = {"cards", "groups", "values", "facts", "game", "group", "tables", "decks", "boards", "true", "false",
+                      "none", "True", "False", "None"}
         card_names = base_names | {"card", "deck"}
         self.values_known: list[str] = []
         self._derived_decks: dict[str, set[str]] = {}
@@ -488,6 +489,7 @@ class RuleCompiler:
                 if key in spec:
                     self.compiled[f"{pointer}/{key}"] = self.template(f"{pointer}/{key}", card_names | {"value"},
                                                                       {"card": group})
+        compile_facts(self)  # facts, and the rules comparing the content with them (facts.py)
         # glossary
         glossary = data.get("glossary")
         if glossary:

@@ -10,6 +10,7 @@ from ..diagnostics import Position, Report
 from ..frontend.load import pointer_join
 from ..frontend.model import Card
 from .compile import Compiled, RuleCompiler, RulesProblem
+from .facts import fact_values, run_compare
 from .forces import force_check, resolve_forces
 from .expressions import HELPERS, ExpressionError, get_path, marked_terms
 from .scopes import SCOPES, scope_context, scope_position, scope_targets, views as scope_views
@@ -34,7 +35,7 @@ class RuleSet(RuleCompiler):
     def base_context(self) -> dict[str, Any]:
         ctx = dict(HELPERS)
         ctx.update(cards=[self._view(c) for c in self.cards], game=self.game.template_data(),
-                   tables=self.game.tables,
+                   tables=self.game.tables, facts=fact_values(self.data),
                    groups={name: g.members for name, g in self.groups.items()}, values=self.values,
                    group=self._group_fn, **scope_views(self.game))
         return ctx
@@ -171,6 +172,11 @@ class RuleSet(RuleCompiler):
                 self._recipe(i, spec, base)
             for i, spec in enumerate(self.data.get("references") or []):
                 self._reference(i, spec, base)
+            for i, spec in enumerate(self.data.get("compare") or []):
+                try:
+                    run_compare(self, i, spec, base)
+                except RulesProblem:
+                    continue
         if self.data.get("glossary"):
             self._glossary(self.data["glossary"], base, complete)
 
