@@ -14,6 +14,7 @@ import stat
 import threading
 
 MAX_FILE_BYTES = 4 * 1024 * 1024  # one source file (YAML, JSON, CSV, XLSX)
+MAX_MANIFEST_BYTES = 256 * 1024 * 1024  # a build manifest that `cardforge diff` compares (output, not source)
 MAX_NODES = 500_000  # values in one file after YAML aliases are expanded
 MAX_DEPTH = 100  # lists and mappings nested inside each other (YAML and JSON)
 MAX_INT_DIGITS = 18  # digits of an integer (below 2**63)

@@ -111,3 +111,21 @@ def test_content_errors_in_a_version_are_diagnostics(versions, tmp_path):
     assert done.returncode == 1
     assert "cards/items.yaml:" in done.stderr and "error[" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_two_builds_compared_from_their_manifests_alone(versions, tmp_path):
+    """Each build's manifest records a digest of every printed face: no sources needed."""
+    old, new = versions
+    for name, game in (("old", old), ("new", new)):
+        done = cardforge("build", game, "--paper", "a4", "--out", tmp_path / name, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+    manifests = [tmp_path / name / "bomber-boys" / "bomber-boys-kit-a4.manifest.json" for name in ("old", "new")]
+    records = json.loads(manifests[0].read_text("utf-8"))["cards"]
+    assert all(len(r["face"]) == 16 for r in records)
+    done = cardforge("diff", *manifests, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "2 changed, 2 to reprint" in done.stdout
+    assert "changed card 'first-aid-kit' in bombing-run\n      drawing changed (front)\n" in done.stdout
+    assert f"changed card '{_first_enemy(new)}'" in done.stdout
+    mixed = cardforge("diff", manifests[0], new, cwd=tmp_path)
+    assert mixed.returncode == 2 and "compare two manifests" in mixed.stderr

@@ -51,14 +51,15 @@ def _field_words(change: FieldChange, deleted: tuple[str, str], inserted: tuple[
     return "".join(out).replace("\n", " ⏎ ")
 
 
-def _piece_lines(piece: PieceChange, deleted, inserted) -> list[str]:
+def _piece_lines(piece: PieceChange, deleted, inserted, sources: bool = True) -> list[str]:
     lines = []
     for change in piece.fields:
         lines.append(f"{change.name}: {_field_words(change, deleted, inserted)}")
     if piece.copies:
         lines.append(f"copies: {piece.copies[0]} → {piece.copies[1]}")
     if piece.drawn and not piece.fields and not piece.copies:
-        lines.append(f"drawing changed ({' and '.join(piece.drawn)}): a layout, icon or font edit")
+        why = ": a layout, icon or font edit" if sources else ""
+        lines.append(f"drawing changed ({' and '.join(piece.drawn)}){why}")
     return lines
 
 
@@ -68,7 +69,7 @@ def text(diff: GameDiff) -> str:
     for status in ("added", "changed", "removed"):
         for piece in (p for p in diff.pieces if p.status == status):
             out.append(f"  {status} {_what(piece)} in {piece.group}")
-            out += [f"      {line}" for line in _piece_lines(piece, ("[-", "-]"), ("{+", "+}"))]
+            out += [f"      {line}" for line in _piece_lines(piece, ("[-", "-]"), ("{+", "+}"), diff.sources)]
     for layout in diff.layouts:
         files = ", ".join(layout.files) or "no layout file differs: an icon, font or shared setting"
         out.append(f"  layout: every {layout.side} of deck '{layout.group}' changed ({layout.faces} faces): {files}")
@@ -88,7 +89,7 @@ def markdown(diff: GameDiff) -> str:
         out += [f"## {status.capitalize()}", ""]
         for piece in pieces:
             out.append(f"- **{piece.title}** (`{piece.id}`, {piece.kind} in `{piece.group}`)")
-            out += [f"  - {line}" for line in _piece_lines(piece, ("~~", "~~"), ("**", "**"))]
+            out += [f"  - {line}" for line in _piece_lines(piece, ("~~", "~~"), ("**", "**"), diff.sources)]
         out.append("")
     if diff.layouts:
         out += ["## Layouts", ""]

@@ -78,6 +78,7 @@ class GameDiff:
     pieces: list[PieceChange] = field(default_factory=list)
     layouts: list[LayoutChange] = field(default_factory=list)
     rules: list[RuleChange] = field(default_factory=list)
+    sources: bool = True  # False when compared from two builds' manifests: only drawings are known
 
     @property
     def reprint(self) -> list[PieceChange]:

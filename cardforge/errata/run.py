@@ -8,7 +8,8 @@ from ..diagnostics import ContentError, Report
 from ..frontend.load import load_yaml
 from ..prepare import Prepared, prepare
 from .compare import GameDiff, compare
-from .versions import Version, resolve_pair, scratch_folder
+from .manifests import compare_manifests, is_manifest
+from .versions import Version, VersionError, resolve_pair, scratch_folder
 
 RULES_FILE = "rules.yaml"
 
@@ -38,6 +39,10 @@ def _prepare(version: Version, layouts: Path | None, report: Report) -> Prepared
 def diff_games(old: str, new: str, layouts: Path | None = None, game: str | None = None) -> DiffResult:
     """Compare two versions (see versions.py for how they are written). Raises VersionError."""
     report = Report()
+    if is_manifest(old) or is_manifest(new):
+        if not (is_manifest(old) and is_manifest(new)):
+            raise VersionError("compare two manifests (*.manifest.json of two builds), or two versions of the sources")
+        return DiffResult(compare_manifests(Path(old), Path(new)), report)
     with scratch_folder() as scratch:
         old_version, new_version = resolve_pair(old, new, Path(scratch), game)
         old_prep = _prepare(old_version, layouts, report)

@@ -12,6 +12,7 @@ from ..diagnostics import Report
 from ..layout.layouts import Layout
 from ..prepare import Prepared
 from ..render.face import CardRenderer
+from ..render.fingerprint import recorded_digest
 from ..units import MM, mm
 from .manifest import Manifest
 from .pages import Page, PrintOptions, plan_sections
@@ -72,6 +73,7 @@ class Writer:
         record = {"page": page, "side": side, "layout": layout.name, "copy": copy,
                   "trim": [round(mm(v), 3) for v in (x, y, layout.width, layout.height)],
                   "bleed": round(mm(bleed), 3), "frames": frames}
+        record["face"] = recorded_digest(layout, frames, record["trim"][:2])  # builds compare without sources
         if shape != "rect":
             record["shape"] = shape
         key = "board" if section in ("boards", "references") else "card"

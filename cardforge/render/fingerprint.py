@@ -12,6 +12,7 @@ glyphs (a font subset numbers glyphs in order of first use within one document).
 from __future__ import annotations
 
 import hashlib
+import json
 import io
 from typing import Any
 
@@ -55,3 +56,39 @@ class FaceFingerprints:
         if layout is None:
             return None
         return self.digest(layout, board, "front", self.prep.game.bleed)
+
+
+_layout_digests: dict[tuple, str] = {}
+
+
+def _layout_digest(layout) -> str:
+    """The layout's own files (frames, colours, fonts as written), read once per process."""
+    key = (layout.name, tuple(str(p) for p in getattr(layout, "files", ()) or ()))
+    if key not in _layout_digests:
+        hasher = hashlib.sha256(layout.name.encode())
+        for path in key[1]:
+            try:
+                with open(path, "rb") as handle:
+                    hasher.update(handle.read())
+            except OSError:
+                hasher.update(b"unreadable")
+        _layout_digests[key] = hasher.hexdigest()
+    return _layout_digests[key]
+
+
+def recorded_digest(layout, frames: list[dict], trim_mm: tuple[float, float]) -> str:
+    """A face's digest as a build's manifest records it, without drawing it again: its layout's
+    files and what each frame printed (text, icons, boxes relative to the trim), so two builds can
+    be compared without their sources.  Finer than the sources (a frame a face does not show does
+    not count) and cheaper than `FaceFingerprints`, which `cardforge diff` uses with sources."""
+    x0, y0 = trim_mm
+    printed = []
+    for frame in frames:
+        box = frame.get("box")
+        item = {k: v for k, v in frame.items() if k != "box"}
+        if box:
+            item["box"] = [round(box[0] - x0, 2), round(box[1] - y0, 2), box[2], box[3]]
+        printed.append(item)
+    hasher = hashlib.sha256(_layout_digest(layout).encode())
+    hasher.update(json.dumps(printed, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass"))
+    return hasher.hexdigest()[:DIGEST_CHARS]
