@@ -274,19 +274,52 @@ class Tile:
         return self.origin[0] - self.window[0], self.origin[1] - self.window[1]
 
     def marks(self, total_w: float, total_h: float, starts_x: list[float], ends_x: list[float],
-              starts_y: list[float], ends_y: list[float]) -> list[tuple[float, float]]:
-        """Alignment marks in board coordinates: three along the middle of every overlap strip this tile shares."""
+              starts_y: list[float], ends_y: list[float],
+              avoid: tuple[tuple[float, float, float, float], ...] = ()) -> list[tuple[float, float]]:
+        """Alignment marks in board coordinates: three along the middle of every overlap strip this tile
+        shares, each near a quarter point of the strip but moved along it off the printed content
+        (`avoid`: boxes x, y, w, h in board coordinates).  Both tiles of a strip see the same strip and
+        the same boxes, so they place the same marks."""
         wx, wy, ww, wh = self.window
         out = []
         for i in (self.col - 1, self.col):  # strips with the left and right neighbours
             if 0 <= i < self.cols - 1:
                 xm = (starts_x[i + 1] + ends_x[i]) / 2
-                out += [(xm, wy + wh * k / 4) for k in (1, 2, 3)]
+                ends = (self.overlap * (self.row < self.rows - 1), self.overlap * (self.row > 0))
+                out += [(xm, y) for y in _clear_places(wy, wh, ends, lambda y: (xm, y), avoid)]
         for j in (self.row - 1, self.row):  # strips with the neighbours above and below
             if 0 <= j < self.rows - 1:
-                ym = (starts_y[j + 1] + ends_y[j]) / 2
-                out += [(wx + ww * k / 4, total_h - ym) for k in (1, 2, 3)]
+                ym = total_h - (starts_y[j + 1] + ends_y[j]) / 2
+                ends = (self.overlap * (self.col > 0), self.overlap * (self.col < self.cols - 1))
+                out += [(x, ym) for x in _clear_places(wx, ww, ends, lambda x: (x, ym), avoid)]
         return out
+
+
+MARK_REACH = 3.5 * MM  # half the side of the square an alignment mark and its halo cover
+MARK_STEP = 0.5 * MM  # the positions tried along a strip
+
+
+def _clear_places(start: float, length: float, ends: tuple[float, float], centre, avoid) -> list[float]:
+    """Up to three positions along a strip (from `start`, `length` long) for alignment marks: for each
+    quarter point the nearest position where a mark covers none of the `avoid` boxes, an eighth of the
+    strip away from another mark, and off the strips that cross this one at its ends (`ends`: how far
+    each reaches in; the tiles of a strip share its crossing strips, so they agree on them).
+    A strip with no clear position at all keeps its middle mark, so no tile is left without one."""
+    def clear(t: float) -> bool:
+        x, y = centre(t)
+        return not any(x + MARK_REACH > bx and x - MARK_REACH < bx + bw and y + MARK_REACH > by and
+                       y - MARK_REACH < by + bh for bx, by, bw, bh in avoid)
+
+    low, high = start + ends[0] + MARK_REACH, start + length - ends[1] - MARK_REACH
+    tries = [low + MARK_STEP * n for n in range(int((high - low) / MARK_STEP) + 1)]
+    places: list[float] = []
+    for k in (1, 2, 3):
+        ideal = start + length * k / 4
+        for t in sorted(tries, key=lambda t: (abs(t - ideal), t)):
+            if all(abs(t - p) >= length / 8 for p in places) and clear(t):
+                places.append(t)
+                break
+    return sorted(places) or [start + length / 2]
 
 
 def _spans(total: float, avail: float, overlap: float) -> list[tuple[float, float]]:

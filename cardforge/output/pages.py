@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 PAPERS = ("a4", "letter")
 MODES = ("duplex", "simplex", "fold")
+ARTWORK_FRAMES = ("shape", "image")  # a board's frames that alignment marks may lie on
 
 
 @dataclass(frozen=True)
@@ -190,8 +191,17 @@ def _board_page(section: str, board, tile: Tile, spans, bleed: float):
         bx, by = tile.board_origin
         wx, wy, ww, wh = tile.window
         tiled = tile.cols * tile.rows > 1
-        marks = tile.marks(board.width + 2 * bleed, board.height + 2 * bleed, *spans) if tiled else []
-        extra = {"marks": [[round(mm(mx), 3), round(mm(my), 3)] for mx, my in marks]} if tiled else {}
+        marks: list[tuple[float, float]] = []
+
+        def place_marks(frames: list[dict]) -> dict:
+            """Alignment marks off every printed word, number and symbol of the board (frames other
+            than shapes and pictures), in the board's coordinates."""
+            boxes = [box for f in frames if f["type"] not in ARTWORK_FRAMES and "box" in f
+                     for box in f.get("cells") or [f["box"]]]  # a track: its spaces, not the frame round them
+            avoid = tuple((x * MM - bx, y * MM - by, w * MM, h * MM) for x, y, w, h in boxes)
+            marks.extend(tile.marks(board.width + 2 * bleed, board.height + 2 * bleed, *spans, avoid=avoid))
+            return {"marks": [[round(mm(mx), 3), round(mm(my), 3)] for mx, my in marks]}
+
         c.saveState()
         clip = c.beginPath()
         clip.rect(tile.origin[0], tile.origin[1], ww, wh)
@@ -200,7 +210,7 @@ def _board_page(section: str, board, tile: Tile, spans, bleed: float):
                     tile={"col": tile.col + 1, "row": tile.row + 1, "cols": tile.cols, "rows": tile.rows,
                           "window": [round(mm(v), 3) for v in tile.window],
                           "origin": [round(mm(v), 3) for v in tile.origin],
-                          "overlap": round(mm(tile.overlap), 3)}, **extra)
+                          "overlap": round(mm(tile.overlap), 3)}, annotate=place_marks if tiled else None)
         c.restoreState()
         if tiled:
             for mx, my in marks:

@@ -68,8 +68,11 @@ class Writer:
         return self.manifest
 
     def face(self, section: str, layout: Layout, piece, side: str, copy: int, x: float, y: float, bleed: float,
-             page: int, shape: str = "rect", **extra) -> None:
+             page: int, shape: str = "rect", annotate=None, **extra) -> None:
+        """Draw one face and record it; `annotate(frames)` may add keys computed from what was drawn."""
         frames = self.renderer.draw(layout, piece, side, copy, x, y, bleed, shape)
+        if annotate is not None:
+            extra.update(annotate(frames))
         record = {"page": page, "side": side, "layout": layout.name, "copy": copy,
                   "trim": [round(mm(v), 3) for v in (x, y, layout.width, layout.height)],
                   "bleed": round(mm(bleed), 3), "frames": frames}

@@ -1,0 +1,139 @@
+"""What a player sees on the pages of the five shipped kits: content errors found by reading the
+printed pages (issue 22), each asserted on the PDF itself (text in a card's box, icons the manifest
+records and the verifier proved, marks and words at their printed positions).
+
+The kits are built once for the module, both papers, into a temporary folder."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pdfplumber
+import pytest
+import yaml
+
+from cardforge.cli import main
+from conftest import MM, load_manifest, text_in_box
+
+REPO = Path(__file__).resolve().parent.parent
+CONTENT = REPO / "content"
+GAMES = ("bomber-boys", "bombs-away", "iron-rain", "steel-rain", "war-eagles")
+PAPERS = ("a4", "letter")
+
+
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("kits")
+    assert main(["build", *(str(CONTENT / g) for g in GAMES), "--paper", "all", "--out", str(out)]) == 0
+    return out
+
+
+def _kit(kits: Path, game: str, paper: str) -> tuple[Path, dict]:
+    pdf = kits / game / f"{game}-kit-{paper}.pdf"
+    return pdf, load_manifest(pdf.with_suffix(".manifest.json"))
+
+
+def _card_texts(pdf_path: Path, records: list[dict]) -> dict[tuple[str, int], str]:
+    """The text printed inside each card's trim box, by (card id, copy)."""
+    out = {}
+    with pdfplumber.open(pdf_path) as pdf:
+        for record in records:
+            out[(record["card"], record["copy"])] = text_in_box(pdf.pages[record["page"] - 1], record["trim"])
+    return out
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_event_cards_show_each_aircraft_with_the_icon_of_its_role(kits, paper):
+    """A Spitfire, a P47D or a P51B built with an event card is a fighter, not a bomber."""
+    roles = {}
+    for deck in ("allied-planes", "axis-planes"):
+        cards = yaml.safe_load((CONTENT / "bombs-away" / "cards" / f"{deck}.yaml").read_text("utf-8"))["cards"]
+        roles[deck] = {card["name"]: card["role"] for card in cards}
+    assert roles["allied-planes"]["Spitfire I"] == "fighter" and roles["allied-planes"]["B17F"] == "bomber"
+    pdf, manifest = _kit(kits, "bombs-away", paper)
+    events = [r for r in manifest["cards"] if r["deck"] == "events" and r["side"] == "front"]
+    assert len(events) == 50
+    seen = set()
+    for record in events:
+        frames = {f["name"]: f for f in record["frames"]}
+        for frame, deck in (("allied-aircraft", "allied-planes"), ("axis-aircraft", "axis-planes")):
+            name = frames[frame]["text"].split("**")[1] if "**" in frames[frame]["text"] else frames[frame]["lines"][0]
+            name = name.replace(":fighter:", "").replace(":bomber:", "").strip()
+            assert frames[frame]["icons"] == {roles[deck][name]: 1}, (record["card"], frame, name)
+            seen.add((name, roles[deck][name]))
+    assert {("Spitfire I", "fighter"), ("P47D", "fighter"), ("P51B", "fighter"), ("B17F", "bomber")} <= seen
+    # The names are printed on the card (the verifier proved the icons against the same records).
+    texts = _card_texts(pdf, events)
+    spitfire = next(r for r in events if r["card"] == "heats-up-1")
+    assert "Spitfire I" in texts[(spitfire["card"], 1)]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_infantry_record_cards_print_no_blip_field(kits, paper):
+    """'Dismounted infantry do not generate "blips"' (Spotting): only vehicles get a Blip field."""
+    designs = {}
+    for name in ("vehicles", "air", "special"):
+        for card in yaml.safe_load((CONTENT / "steel-rain" / "cards" / f"{name}.yaml").read_text("utf-8"))["cards"]:
+            designs[card["id"]] = card["class"]
+    assert "infantry" in designs.values()
+    pdf, manifest = _kit(kits, "steel-rain", paper)
+    records = [r for r in manifest["cards"] if r["deck"] == "designs" and r["side"] == "front"]
+    texts = _card_texts(pdf, records)
+    infantry = [key for key in texts if designs[key[0]] == "infantry"]
+    vehicles = [key for key in texts if designs[key[0]] != "infantry"]
+    assert infantry and vehicles
+    for key in infantry:
+        assert "Blip" not in texts[key], key
+        assert "No blip" in texts[key] and "50 cm" in texts[key], key
+    for key in vehicles:
+        assert "Blip:" in texts[key], key
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_war_eagles_saving_round_states_its_decision_on_its_own_page(kits, paper):
+    """The reference page with the Saving round said "see the decision below" and the decision was on
+    the next page: the page now says where a saved aircraft goes, and refers to nothing below it."""
+    pdf_path, _ = _kit(kits, "war-eagles", paper)
+    with pdfplumber.open(pdf_path) as pdf:
+        texts = [" ".join((page.extract_text() or "").split()) for page in pdf.pages]
+    saving = [t for t in texts if "Each aircraft removed this phase rolls" in t]
+    assert len(saving) == 1
+    # (the table's rows wrap: its other columns' words may come between the cell's lines)
+    assert "saved and goes to the Repair area of the nearest own" in saving[0]
+    assert "zone whose Base can take it" in saving[0]
+    assert not any("decision below" in t for t in texts)
+
+
+def _crosshairs(page) -> list[tuple[float, float]]:
+    """Centres of alignment marks (points, from the page's lower left): 6 mm black horizontal lines
+    crossed at their middle by 6 mm vertical ones."""
+    black = [ln for ln in page.lines if abs(ln["linewidth"] - 0.4) < 0.05]
+    horizontal = [ln for ln in black if abs(ln["y0"] - ln["y1"]) < 0.01 and abs(ln["x1"] - ln["x0"] - 6 * MM) < 0.05]
+    vertical = [ln for ln in black if abs(ln["x0"] - ln["x1"]) < 0.01 and abs(ln["bottom"] - ln["top"] - 6 * MM) < 0.05]
+    centres = []
+    for h in horizontal:
+        cx, cy = (h["x0"] + h["x1"]) / 2, page.height - h["top"]
+        if any(abs(v["x0"] - cx) < 0.05 and abs(page.height - (v["top"] + v["bottom"]) / 2 - cy) < 0.05 for v in vertical):
+            centres.append((cx, cy))
+    return centres
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("paper", PAPERS)
+def test_alignment_marks_cover_no_printed_text(kits, game, paper):
+    """Every alignment cross of a tiled board lies off the printed words (the Bombs Away! crosses sat on
+    the Bombing Effects table): no character of the page reaches into a cross's 6 mm square."""
+    pdf_path, manifest = _kit(kits, game, paper)
+    tiles = [b for b in manifest.get("boards", []) if "marks" in b]
+    if game == "bombs-away":
+        assert tiles
+    reach = 3 * MM
+    with pdfplumber.open(pdf_path) as pdf:
+        for tile in tiles:
+            page = pdf.pages[tile["page"] - 1]
+            marks = _crosshairs(page)
+            assert len(marks) == len(tile["marks"]) > 0
+            for cx, cy in marks:
+                top, bottom = page.height - cy - reach, page.height - cy + reach
+                under = [ch["text"] for ch in page.chars if ch["text"].strip() and ch["x1"] > cx - reach
+                         and ch["x0"] < cx + reach and ch["bottom"] > top and ch["top"] < bottom]
+                assert not under, f"page {tile['page']}: the cross at {cx / MM:.1f}, {cy / MM:.1f} mm covers {''.join(under)!r}"
