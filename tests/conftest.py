@@ -135,6 +135,20 @@ def text_in_box(page, box_mm) -> str:
     return squash(extract_text(chars_in_box(page, box_mm)))
 
 
+def crosshairs(page) -> list[tuple[float, float]]:
+    """Centres of alignment marks (points, from the page's lower left): 6 mm black horizontal lines
+    crossed at their middle by 6 mm vertical ones."""
+    black = [ln for ln in page.lines if abs(ln["linewidth"] - 0.4) < 0.05]
+    horizontal = [ln for ln in black if abs(ln["y0"] - ln["y1"]) < 0.01 and abs(ln["x1"] - ln["x0"] - 6 * MM) < 0.05]
+    vertical = [ln for ln in black if abs(ln["x0"] - ln["x1"]) < 0.01 and abs(ln["bottom"] - ln["top"] - 6 * MM) < 0.05]
+    centres = []
+    for h in horizontal:
+        cx, cy = (h["x0"] + h["x1"]) / 2, page.height - h["top"]
+        if any(abs(v["x0"] - cx) < 0.05 and abs(page.height - (v["top"] + v["bottom"]) / 2 - cy) < 0.05 for v in vertical):
+            centres.append((cx, cy))
+    return centres
+
+
 def load_manifest(path: Path) -> dict:
     return json.loads(Path(path).read_text("utf-8"))
 

@@ -8,7 +8,7 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from conftest import MM, cardforge, headlines, load_manifest, make_game
+from conftest import MM, cardforge, crosshairs, headlines, load_manifest, make_game
 
 COMPONENT_GAME = """\
 id: parts
@@ -161,26 +161,13 @@ def test_tiled_board_overlaps_by_the_stated_amount(kit):
     assert max(xs) == pytest.approx(406.0, abs=0.01) and max(ys) == pytest.approx(266.0, abs=0.01)
 
 
-def _crosshairs(page) -> list[tuple[float, float]]:
-    """Centres of alignment marks: 6 mm black horizontal lines crossed by 6 mm vertical ones."""
-    black = [ln for ln in page.lines if abs(ln["linewidth"] - 0.4) < 0.05]
-    horizontal = [ln for ln in black if abs(ln["y0"] - ln["y1"]) < 0.01 and abs(ln["x1"] - ln["x0"] - 6 * MM) < 0.05]
-    vertical = [ln for ln in black if abs(ln["x0"] - ln["x1"]) < 0.01 and abs(ln["bottom"] - ln["top"] - 6 * MM) < 0.05]
-    centres = []
-    for h in horizontal:
-        cx, cy = (h["x0"] + h["x1"]) / 2, page.height - h["y0"]
-        if any(abs(v["x0"] - cx) < 0.05 and abs((page.height - (v["top"] + v["bottom"]) / 2) - cy) < 0.05 for v in vertical):
-            centres.append((cx, cy))
-    return centres
-
-
 def test_alignment_marks_coincide_when_the_tiles_are_laid_out(kit):
     manifest = load_manifest(kit / "parts-boards-a4.manifest.json")
     pages = _pages(kit / "parts-boards-a4.pdf")
     seen: dict[tuple[float, float], int] = {}
     for tile in manifest["boards"]:
         page = pages[tile["page"] - 1]
-        marks = _crosshairs(page)
+        marks = crosshairs(page)
         assert len(marks) == len(tile["marks"]) > 0
         ox, oy = tile["tile"]["origin"]
         wx, wy = tile["tile"]["window"][:2]

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from cardforge.cli import main
-from conftest import MM, load_manifest, text_in_box
+from conftest import MM, crosshairs, load_manifest, text_in_box
 
 REPO = Path(__file__).resolve().parent.parent
 CONTENT = REPO / "content"
@@ -103,20 +103,6 @@ def test_war_eagles_saving_round_states_its_decision_on_its_own_page(kits, paper
     assert not any("decision below" in t for t in texts)
 
 
-def _crosshairs(page) -> list[tuple[float, float]]:
-    """Centres of alignment marks (points, from the page's lower left): 6 mm black horizontal lines
-    crossed at their middle by 6 mm vertical ones."""
-    black = [ln for ln in page.lines if abs(ln["linewidth"] - 0.4) < 0.05]
-    horizontal = [ln for ln in black if abs(ln["y0"] - ln["y1"]) < 0.01 and abs(ln["x1"] - ln["x0"] - 6 * MM) < 0.05]
-    vertical = [ln for ln in black if abs(ln["x0"] - ln["x1"]) < 0.01 and abs(ln["bottom"] - ln["top"] - 6 * MM) < 0.05]
-    centres = []
-    for h in horizontal:
-        cx, cy = (h["x0"] + h["x1"]) / 2, page.height - h["top"]
-        if any(abs(v["x0"] - cx) < 0.05 and abs(page.height - (v["top"] + v["bottom"]) / 2 - cy) < 0.05 for v in vertical):
-            centres.append((cx, cy))
-    return centres
-
-
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("paper", PAPERS)
 def test_alignment_marks_cover_no_printed_text(kits, game, paper):
@@ -130,7 +116,7 @@ def test_alignment_marks_cover_no_printed_text(kits, game, paper):
     with pdfplumber.open(pdf_path) as pdf:
         for tile in tiles:
             page = pdf.pages[tile["page"] - 1]
-            marks = _crosshairs(page)
+            marks = crosshairs(page)
             assert len(marks) == len(tile["marks"]) > 0
             for cx, cy in marks:
                 top, bottom = page.height - cy - reach, page.height - cy + reach
