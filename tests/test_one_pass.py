@@ -80,3 +80,46 @@ def test_parallel_build_matches_serial_byte_for_byte_and_progress_ends_at_total(
     assert done == total > 0
     assert all(d <= t for d, t in trace)
     assert not list(tmp_path.rglob("*.tmp"))
+
+
+def _font_names(reader: PdfReader) -> tuple[set[str], set[str]]:
+    """(every font object in the file, the fonts its pages and their forms select with Tf)."""
+    held = set()
+    for number in range(1, int(reader.trailer["/Size"])):
+        try:
+            obj = reader.get_object(number)
+        except Exception:  # a free entry of the cross-reference table
+            continue
+        if hasattr(obj, "get") and obj.get("/Type") == "/Font" and "/DescendantFonts" not in obj:
+            held.add(str(obj["/BaseFont"]))
+    used = set()
+
+    def walk(holder, data: bytes) -> None:
+        resources = holder.get("/Resources")
+        resources = resources.get_object() if resources is not None else {}
+        fonts = resources.get("/Font")
+        fonts = fonts.get_object() if fonts is not None else {}
+        for name in {m.decode() for m in __import__("re").findall(rb"(/[^\s/\[\]()<>{}%]+)\s+[\d.]+\s+Tf", data)}:
+            used.add(str(fonts[name].get_object()["/BaseFont"]))
+        xobjects = resources.get("/XObject")
+        for ref in (xobjects.get_object() if xobjects is not None else {}).values():
+            form = ref.get_object()
+            if form.get("/Subtype") == "/Form":
+                walk(form, form.get_data())
+
+    for page in reader.pages:
+        walk(page, page.get_contents().get_data())
+    return held, used
+
+
+def test_component_pdfs_hold_only_the_fonts_their_pages_use(tmp_path):
+    result = build_game(BOMBER, tmp_path, papers=("a4",))
+    assert not result.report.has_errors()
+    kit_held, kit_used = _font_names(PdfReader(str(tmp_path / "bomber-boys-kit-a4.pdf")))
+    assert kit_held == kit_used
+    fewer = 0
+    for section in COMPONENTS:
+        held, used = _font_names(PdfReader(str(tmp_path / f"bomber-boys-{section}-a4.pdf")))
+        assert held == used, f"{section}: fonts no page uses: {sorted(held - used)}"
+        fewer += held < kit_held
+    assert fewer  # some component needs fewer fonts than the whole kit (else this test proves nothing)

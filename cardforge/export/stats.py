@@ -206,6 +206,8 @@ def write_pdf(prep: Prepared, decks: list[DeckStats], path: Path) -> None:
     from reportlab.lib.units import mm
     from reportlab.platypus import CondPageBreak, Paragraph, SimpleDocTemplate, Table, TableStyle
     from xml.sax.saxutils import escape
+    from ..layout.icons import embedded_drawing_font
+    embedded_drawing_font()
 
     sans, bold = prep.fonts.family("sans").face("regular"), prep.fonts.family("sans").face("bold")
     title_style = ParagraphStyle("title", fontName=bold, fontSize=18, leading=22, spaceAfter=4 * mm)

@@ -12,20 +12,30 @@ import io
 import logging
 import math
 import re
+from functools import lru_cache
 from pathlib import Path
-
-from lxml import etree
-from reportlab.graphics import renderPDF
-from reportlab.graphics.renderbase import STATE_DEFAULTS
-from svglib.svglib import svg2rlg
 
 from ..diagnostics import Position
 from ..limits import MAX_SVG_BYTES, MAX_SVG_ELEMENTS, NotAFile, read_bounded
 
-logging.getLogger("svglib").setLevel(logging.ERROR)
-# reportlab's drawing renderer selects a default font (Helvetica, never embedded) even for
-# drawings without text; point it at our embedded sans so no unembedded font reaches the PDF.
-STATE_DEFAULTS["fontName"] = "sans-regular"
+
+@lru_cache(maxsize=None)
+def _svg_tools():
+    """lxml, svglib and reportlab's drawing renderer, imported at the first icon drawn: a game
+    without icons (and `check` of a game whose icons are cached, iconcache.py) never loads them."""
+    from lxml import etree
+    from reportlab.graphics import renderPDF
+    from svglib.svglib import svg2rlg
+    logging.getLogger("svglib").setLevel(logging.ERROR)
+    embedded_drawing_font()
+    return etree, renderPDF, svg2rlg
+
+
+def embedded_drawing_font() -> None:
+    """reportlab's drawing renderer selects a default font (Helvetica, never embedded) even for
+    drawings without text; point it at our embedded sans so no unembedded font reaches the PDF."""
+    from reportlab.graphics.renderbase import STATE_DEFAULTS
+    STATE_DEFAULTS["fontName"] = "sans-regular"
 
 _PIPS = {
     1: [(50, 50)], 2: [(28, 28), (72, 72)], 3: [(26, 26), (50, 50), (74, 74)],
@@ -126,6 +136,7 @@ def _svg_text(source: Path | str) -> str:
 def _check_svg(source: Path | str, text: str) -> None:
     """Refuse what svglib would crash on or should never see: broken XML, entities, references
     to other files or URLs, a drawing without a size, too many elements."""
+    etree = _svg_tools()[0]
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
                              remove_comments=True)
     try:
@@ -191,7 +202,7 @@ def _drawing(source: Path | str, color: str):
             _check_svg(source, text)
             text = text.replace("currentColor", color)
             try:
-                drawing = svg2rlg(io.BytesIO(text.encode("utf-8")))
+                drawing = _svg_tools()[2](io.BytesIO(text.encode("utf-8")))
             except Exception as exc:  # svglib's errors on bad attribute values, e.g. a length '1q0'
                 raise IconError(source, f"icon cannot be drawn: {exc}") from None
             if drawing is None:
@@ -226,7 +237,7 @@ class IconPainter:
             form = f"icon{len(self.forms)}"
             c = self.canvas
             c.beginForm(form, 0, 0, drawing.width, drawing.height)
-            renderPDF.draw(drawing, c, 0, 0)
+            _svg_tools()[1].draw(drawing, c, 0, 0)
             c.endForm()
             self.forms[key] = (form, drawing.width, drawing.height)
         return self.forms[key]

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Callable
 
 from reportlab import rl_config
-from reportlab.pdfgen.canvas import Canvas
 
 from ..diagnostics import Report
 from ..layout.layouts import Layout
@@ -30,6 +29,8 @@ class Writer:
         self.prep, self.report, self.progress, self.total = prep, report, progress, total_faces
         game = prep.game
         prep.fonts.family("sans").face("regular")  # the canvas's initial font, and the page furniture
+        if target is not None:
+            from reportlab.pdfgen.canvas import Canvas  # the PDF writer: `check` draws on a NullCanvas
         self.canvas = NullCanvas() if target is None else Canvas(
             str(target), invariant=1, pageCompression=1, initialFontName="sans-regular", initialFontSize=9)
         self.canvas.setTitle(title)

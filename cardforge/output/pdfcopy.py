@@ -1,29 +1,74 @@
 """Component PDFs cut out of the kit: the pages are copied, not drawn again.
 
-pypdf copies each page with only the objects it uses (its content stream, the font subsets and
-icon forms it references), so a component file is complete on its own.  `same_pages` then proves
+reportlab gives every page (and every icon form) the document's whole font dictionary, so a page
+copied as it is would carry every font subset of the kit.  Each copied page (and each form it
+draws) therefore keeps only the resources its own content stream names: pypdf then copies only
+those objects, and a component file holds the fonts and forms its pages use, complete on its own.  `same_pages` then proves
 the copy: every copied page has the same size and the same content stream bytes as the kit page.
 The writer adds no date and no random file id, so the same kit gives the same bytes.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from pypdf import PdfReader, PdfWriter
-from pypdf.generic import ArrayObject, NameObject, TextStringObject
+from pypdf.filters import decode_stream_data
+from pypdf.generic import ArrayObject, DictionaryObject, NameObject, TextStringObject
+
+NAME = re.compile(rb"/([^\s/\[\]()<>{}%]+)")  # a PDF name token in a content stream
 
 
 def copy_pages(source: Path, pages: range, target: Path, title: str) -> None:
     reader = PdfReader(str(source))
     writer = PdfWriter()
+    pruned: set[int] = set()
     for index in pages:
-        writer.add_page(reader.pages[index])
+        page = reader.pages[index]
+        _keep_used(page, _names(page.get("/Contents")), pruned)
+        writer.add_page(page)
     info = reader.metadata or {}
     writer.add_metadata({NameObject(key): TextStringObject(str(value)) for key, value in info.items()
                          if key in ("/Author", "/Creator", "/Producer")})
     writer.add_metadata({NameObject("/Title"): TextStringObject(title)})
     with open(target, "wb") as out:
         writer.write(out)
+
+
+def _names(contents) -> set[str]:
+    """Every name a content stream (or array of them) mentions: /F1+0 in `Tf`, /FormXob.icon2 in `Do`.
+    Decoded without pypdf's cache of the decoded stream, which would keep (and copy) the old resources."""
+    contents = contents.get_object() if contents is not None else None
+    parts = contents if isinstance(contents, ArrayObject) else [contents] if contents is not None else []
+    data = b"".join(decode_stream_data(part.get_object()) for part in parts)
+    return {"/" + m.decode("latin-1") for m in NAME.findall(data)}
+
+
+def _keep_used(holder, used: set[str], pruned: set[int]) -> None:
+    """Replace `holder`'s /Resources with a copy that keeps, in each category (fonts, forms,
+    graphics states ...), only the entries its content names; forms kept are pruned the same way
+    by their own content (each once: `pruned` holds the forms done)."""
+    resources = holder.get("/Resources")
+    if resources is None:
+        return
+    resources = resources.get_object()
+    kept = DictionaryObject()
+    for category, entries in resources.items():
+        entries = entries.get_object()
+        if category == "/ProcSet" or not isinstance(entries, DictionaryObject):
+            kept[NameObject(category)] = entries
+            continue
+        subset = DictionaryObject({NameObject(k): v for k, v in entries.items() if k in used})
+        if subset:
+            kept[NameObject(category)] = subset
+        if category == "/XObject":
+            for ref in subset.values():
+                form = ref.get_object()
+                key = getattr(ref, "idnum", id(form))
+                if form.get("/Subtype") == "/Form" and key not in pruned:
+                    pruned.add(key)
+                    _keep_used(form, _names(form), pruned)
+    holder[NameObject("/Resources")] = kept
 
 
 def same_pages(source: Path, pages: range, copy: Path) -> bool:

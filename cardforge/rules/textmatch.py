@@ -17,12 +17,20 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import regex
-
 MAX_PATTERN = 300
 MAX_TEXT = 20_000
 TIMEOUT = 0.25  # seconds per match call
-WORDS = regex.compile(r"[\w][\w'’.-]*(?<![.'’-])")
+
+
+@lru_cache(maxsize=None)
+def _regex():
+    """The `regex` module, imported by the first rule that matches text (most games have none)."""
+    import regex
+    return regex
+
+
+def _words():
+    return _compile(r"[\w][\w'’.-]*(?<![.'’-])")
 
 
 @lru_cache(maxsize=512)
@@ -32,8 +40,9 @@ def _compile(pattern: str, flags: int = 0):
     if len(pattern) > MAX_PATTERN:
         raise ValueError(f"pattern of {len(pattern)} characters (at most {MAX_PATTERN})")
     try:
+        regex = _regex()
         return regex.compile(pattern, flags | regex.VERSION0)
-    except regex.error as exc:
+    except _regex().error as exc:
         raise ValueError(f"pattern {pattern!r} does not compile: {exc}") from None
 
 
@@ -60,13 +69,15 @@ def h_has_word(text, word, case=True, plural=False):
     if not word:
         return False
     tail = r"(?:'?s)?" if plural else ""
+    regex = _regex()
     pattern = _compile(r"(?<![\w-])" + regex.escape(str(word)) + tail + r"(?![\w-])", 0 if case else regex.IGNORECASE)
     return _run(pattern.search, pattern, text) is not None
 
 
 def h_words(text):
     text = _text(text)
-    return [m.group(0) for m in _run(lambda t, timeout: list(WORDS.finditer(t, timeout=timeout)), WORDS, text)]
+    words = _words()
+    return [m.group(0) for m in _run(lambda t, timeout: list(words.finditer(t, timeout=timeout)), words, text)]
 
 
 def h_matches(text, pattern):
