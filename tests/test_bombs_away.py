@@ -151,6 +151,10 @@ CASES = {
                      (D, "name: Peenemünde", "3, bp_loss"), "error"),
     "BA-TRACK": ([(D, 'from: 0, to: 9}', 'from: 0, to: 8}', 'label: "x1"')],
                  (D, 'label: "x1"', "8}"), "error"),
+    "BA-FIGHTER-COST": ([(D, 'Researched to Available", cost: "2"', 'Researched to Available", cost: "1"')],
+                        (D, 'item: "Fighter: Researched', '"1"'), "error"),
+    "BA-VICTORY-BANDS": ([(D, '{points: "35–49"', '{points: "36–49"')], (D, 'points: "36–49"', '"36–49"'), "error"),
+    "BA-SURRENDER-TURNS": ([(D, '{turn: "8–9"', '{turn: "8–10"')], (D, 'turn: "8–10"', '"8–10"'), "error"),
     "BA-MARKERS": ([(T + "devastated.yaml", "quantity: 6", "quantity: 5")],
                    (T + "devastated.yaml", "id: devastated", "5}"), "error"),
     "BA-SQUARE-MARKERS": ([(T + "markers.yaml", "{id: vp-x10, ", "{id: vp-x10, quantity: 2, ")],
@@ -331,7 +335,7 @@ def test_record_track_rows_and_turn_box(display):
 def test_provenance_counted_per_component_in_manifest_and_on_cover(display):
     pdf_path, manifest, data = display
     want = {"cards": {"given": 0, "authored": 100}, "tokens": {"given": 14, "authored": 1},
-            "boards": {"given": 0, "authored": 1, "rows": {"given": 13, "authored": 6}},
+            "boards": {"given": 0, "authored": 1, "rows": {"given": 19, "authored": 6}},
             "references": {"given": 0, "authored": 1, "rows": {"given": 0, "authored": 0}},
             "tables": {"given": 6, "authored": 15}}
     assert manifest["provenance"] == want
@@ -340,7 +344,7 @@ def test_provenance_counted_per_component_in_manifest_and_on_cover(display):
         cover = pdf.pages[0].extract_text()
     assert "Cards: 100 cards, 0 given by the rulebook, 100 authored" in cover
     assert "Tokens: 15 tokens, 14 given by the rulebook, 1 authored" in cover
-    assert "Boards: 1 board, 0 given by the rulebook, 1 authored; data rows 13 given, 6 authored" in cover
+    assert "Boards: 1 board, 0 given by the rulebook, 1 authored; data rows 19 given, 6 authored" in cover
     assert "Tables: 21 table rows, 6 given by the rulebook, 15 authored" in cover
 
 
