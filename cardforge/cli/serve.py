@@ -54,9 +54,8 @@ def run(args) -> int:
     try:
         watcher.run()  # refreshes on the main thread: the expression time limit works only there
     finally:
-        server.closing = True
-        server.shutdown()
         watcher.close()
+        preview.builder.stop()  # it unwinds while the server closes
+        server.close()
         preview.builder.close()
-        server.server_close()
     return EXIT_OK

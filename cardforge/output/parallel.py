@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..diagnostics import ContentError, Report
+from ..interrupt import held, in_child
 from ..prepare import prepare
 from .build import build_paper, commit, discard, drawing_gc
 from .lock import lock_all
@@ -69,7 +70,8 @@ def _init(progress_queue) -> None:
 
 
 def _worker_init(progress_queue, parent: int) -> None:
-    """A pool worker: it dies with the build that started it, then reports progress to it."""
+    """A pool worker: it leaves Ctrl+C to the build, dies with it, and reports progress to it."""
+    in_child()
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
@@ -171,13 +173,18 @@ def _in_pool(jobs: list[Job], progress: Progress | None, workers: int):
     thread = threading.Thread(target=relay, daemon=True)
     thread.start()
     outcomes: dict[int, tuple[Report, list[tuple[Path, Path]]]] = {}
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
+                               initargs=(updates, os.getpid()))
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
-                                 initargs=(updates, os.getpid())) as pool:
+        with held():  # the workers are forked here
             futures = [pool.submit(run_job, index, job) for index, job in enumerate(jobs)]
-            for future in futures:
-                index, report, staged = future.result()
-                outcomes[index] = (report, staged)
+        for future in futures:
+            index, report, staged = future.result()
+            outcomes[index] = (report, staged)
+        pool.shutdown()
+    except BaseException:
+        _stop_workers(pool)  # Ctrl+C, or a job that crashed: no worker draws on
+        raise
     finally:
         while True:  # the last updates, so that the bar ends at its total
             try:
@@ -190,6 +197,19 @@ def _in_pool(jobs: list[Job], progress: Progress | None, workers: int):
             for _, staged in outcomes.values():
                 discard(staged)
     return outcomes
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's workers and wait for them, so that none still writes into a staging folder
+    when the caller removes it (a pool's own shutdown would wait for every running job)."""
+    if hasattr(pool, "kill_workers"):  # Python 3.14
+        pool.kill_workers()
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # before 3.14, no public way
+    for process in processes:
+        process.kill()
+    for process in processes:
+        process.join(timeout=5)
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _commit_games(jobs: list[Job], outcomes, replacements: dict[Path, Replacement]) -> list[GameResult]:

@@ -5,8 +5,15 @@ to Server-Sent Events (`/events`): one-way, text, reconnecting by itself, which 
 preview needs (a WebSocket would add a dependency and a handshake for nothing).
 
 Only three kinds of thing are ever served: the page, pictures of faces by their key in the
-session (never a path), and PDFs of the game's build folder by exact file name.  Any other path,
+session (never a path), and PDFs of the game's build folder by exact file name; a PDF that is a
+symbolic link resolving outside the build folder is neither listed nor served.  Any other path,
 `..` or absolute, is refused, so nothing outside the game folder and its build output is reachable.
+
+The server is written to face a browser that also visits other sites: it answers only requests
+whose `Host` is 127.0.0.1, localhost or [::1] with its port (a page of another site that has its
+own name resolve to 127.0.0.1, DNS rebinding, gets 403, so it cannot read the preview), forbids
+other sites to embed its pictures and PDFs (Cross-Origin-Resource-Policy), and bounds every
+connection's time and the number of connections (connections.py).
 """
 from __future__ import annotations
 
@@ -14,6 +21,7 @@ import json
 import multiprocessing
 import os
 import re
+import stat
 import threading
 import time
 from http import HTTPStatus
@@ -22,6 +30,8 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from ..interrupt import held, in_child
+from .connections import ANSWERING, IO_SECONDS, STREAMING, Connections
 from .session import Session
 
 PDF_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\.pdf$")
@@ -56,7 +66,33 @@ class Preview:
     def pdfs(self) -> list[str]:
         if not self.out_dir.is_dir():
             return []
-        return sorted(p.name for p in self.out_dir.iterdir() if p.is_file() and PDF_NAME.match(p.name))
+        return sorted(p.name for p in self.out_dir.iterdir() if PDF_NAME.match(p.name) and self.pdf_path(p.name))
+
+    def pdf_path(self, name: str) -> str | None:
+        """The real path of PDF `name` of the build folder, or None: not such a name, not a regular
+        file, or a symbolic link that resolves outside the build folder."""
+        if not PDF_NAME.match(name):
+            return None
+        root = os.path.realpath(self.out_dir)
+        real = os.path.realpath(os.path.join(root, name))
+        if os.path.commonpath([root, real]) != root or not os.path.isfile(real):
+            return None
+        return real
+
+    def open_pdf(self, name: str) -> int | None:
+        """An open descriptor of PDF `name` (see pdf_path), or None.  The resolved path is opened
+        without following a link, so a link swapped in after the check is refused too."""
+        real = self.pdf_path(name)
+        if real is None:
+            return None
+        try:
+            fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            return None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
+        return fd
 
     def state(self) -> dict:
         state = self.session.state()
@@ -80,7 +116,8 @@ class Builder:
         self.process = context.Process(target=_builder_loop, args=(child, str(game_dir),
                                        str(layouts_dir) if layouts_dir else None, str(preview.out_dir),
                                        preview.papers), daemon=True)
-        self.process.start()
+        with held():
+            self.process.start()
         self.wanted = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -106,17 +143,23 @@ class Builder:
                          error=errors or None, built=state["built"] + 1)
             self.preview.notify()
 
-    def close(self) -> None:
-        try:
-            self.conn.send("stop")
-        except (OSError, EOFError):
-            pass
-        self.process.join(timeout=2)
+    def stop(self) -> None:
+        """Tell the builder to stop now, even in the middle of a build: SIGTERM unwinds it (its
+        staging folder is removed, the previous PDFs stay)."""
         if self.process.is_alive():
             self.process.terminate()
 
+    def close(self, seconds: float = 0.6) -> None:
+        """Stop the builder and wait for it; if it has not ended in `seconds`, SIGKILL."""
+        self.stop()
+        self.process.join(timeout=seconds)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(timeout=1)
+
 
 def _builder_loop(conn, game_dir: str, layouts_dir: str | None, out_dir: str, papers) -> None:
+    in_child()  # Ctrl+C is for the server, which stops this process (Builder.close)
     from ..frontend import load
     from ..output.parallel import Job, build_all
     load.file_memo = load.FileMemo()
@@ -146,73 +189,146 @@ def page_html() -> bytes:
 
 
 class Handler(BaseHTTPRequestHandler):
-    preview: Preview  # set on the subclass made by make_server
+    server: "PreviewServer"
     server_version = "cardforge"
+    sys_version = ""
+    timeout = IO_SECONDS  # each read and write of the connection (StreamRequestHandler sets it)
 
     def log_message(self, format, *args):  # quiet: the terminal shows diagnostics, not requests
         pass
 
+    def parse_request(self) -> bool:
+        """The request head is in: the connection is no longer idle; its Host must be this server."""
+        if not super().parse_request():
+            return False
+        self.server.connections.mark(self.connection, ANSWERING)
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) != 1 or hosts[0].strip().lower() not in self.server.allowed_hosts:
+            self.send_error(HTTPStatus.FORBIDDEN, "wrong Host",
+                            f"this preview answers only requests for http://127.0.0.1:{self.server.server_port}/ "
+                            "(or localhost, or [::1]); a page of another site cannot read it")
+            return False
+        return True
+
+    def end_headers(self) -> None:
+        # No sniffing a picture as a script, and no other site embedding the preview's pictures or PDFs.
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Cross-Origin-Resource-Policy", "same-origin")
+        super().end_headers()
+
     def do_GET(self) -> None:  # noqa: N802 - the http.server API
+        preview = self.server.preview
         path = unquote(urlsplit(self.path).path)
         if path in ("/", "/index.html"):
             return self._send(page_html(), "text/html; charset=utf-8")
         if path == "/api/state":
-            return self._send(json.dumps(self.preview.state()).encode("utf-8"), "application/json")
+            return self._send(json.dumps(preview.state()).encode("utf-8"), "application/json")
         if path.startswith("/api/piece/"):  # one piece, for tools that follow a single card
-            piece = self.preview.session.piece(path[len("/api/piece/"):])
+            piece = preview.session.piece(path[len("/api/piece/"):])
             if piece is not None:
-                body = {"piece": piece, "version": self.preview.session.version,
-                        "pdf_build": dict(self.preview.pdf_state)}
+                body = {"piece": piece, "version": preview.session.version, "pdf_build": dict(preview.pdf_state)}
                 return self._send(json.dumps(body).encode("utf-8"), "application/json")
         if path == "/events":
             return self._events()
         if path.startswith("/image/") and path.endswith(".png"):
-            image = self.preview.session.image(path[len("/image/"):-len(".png")])
+            image = preview.session.image(path[len("/image/"):-len(".png")])
             if image is not None:
                 return self._send(image, "image/png", cache=True)
         if path.startswith("/pdf/"):
-            name = path[len("/pdf/"):]
-            if PDF_NAME.match(name) and name in self.preview.pdfs():
-                return self._send((self.preview.out_dir / name).read_bytes(), "application/pdf")
+            fd = preview.open_pdf(path[len("/pdf/"):])
+            if fd is not None:
+                return self._send_file(fd, "application/pdf")
         self.send_error(HTTPStatus.NOT_FOUND, "not found (the preview serves its page, pictures and the build's PDFs)")
 
-    def _send(self, body: bytes, kind: str, cache: bool = False) -> None:
+    def _head(self, kind: str, length: int, cache: bool = False) -> None:
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Length", str(length))
         # Pictures are addressed with their version (?v=N), so a cached one is never out of date.
         self.send_header("Cache-Control", "max-age=31536000, immutable" if cache else "no-store")
         self.end_headers()
+
+    def _send(self, body: bytes, kind: str, cache: bool = False) -> None:
+        self._head(kind, len(body), cache)
         self.wfile.write(body)
+
+    def _send_file(self, fd: int, kind: str) -> None:
+        with open(fd, "rb") as file:
+            size = os.fstat(fd).st_size
+            self._head(kind, size)
+            while size > 0:  # in pieces: a big PDF is not held in memory whole
+                chunk = file.read(min(size, 1 << 20))
+                if not chunk:
+                    break
+                self.wfile.write(chunk)
+                size -= len(chunk)
 
     def _events(self) -> None:
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        preview = self.preview
-        seen = -1
+        server, preview = self.server, self.server.preview
+        server.connections.mark(self.connection, STREAMING)
+        seen, quiet = -1, 0.0
         try:
-            while not getattr(self.server, "closing", False):
+            # Woken each second at most, so that a stream closed for a newcomer or at the end ends.
+            while not server.closing and server.connections.is_open(self.connection):
                 with preview.changed:
                     if preview.events == seen:
-                        preview.changed.wait(timeout=KEEPALIVE)
+                        preview.changed.wait(timeout=1.0)
                     current = preview.events
                 if current != seen:
-                    seen = current
+                    seen, quiet = current, 0.0
                     self.wfile.write(f"event: update\ndata: {current}\n\n".encode())
-                else:
+                elif (quiet := quiet + 1.0) >= KEEPALIVE:
+                    quiet = 0.0
                     self.wfile.write(b": keepalive\n\n")
+                else:
+                    continue
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, OSError):
             return
 
 
-def make_server(preview: Preview, port: int = 8000) -> ThreadingHTTPServer:
-    handler = type("PreviewHandler", (Handler,), {"preview": preview})
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
-    server.daemon_threads = True
-    return server
+class PreviewServer(ThreadingHTTPServer):
+    """127.0.0.1 only, a thread per connection, the connections bounded (connections.py)."""
+
+    daemon_threads = True
+    request_queue_size = 128  # the listen backlog: a burst of connections waits to be accepted
+
+    def __init__(self, preview: Preview, port: int, connections: Connections | None = None):
+        self.preview = preview
+        self.connections = connections or Connections()
+        self.closing = False
+        super().__init__(("127.0.0.1", port), Handler)
+        port = self.server_port
+        names = ("127.0.0.1", "localhost", "[::1]")
+        self.allowed_hosts = {f"{name}:{port}" for name in names} | (set(names) if port == 80 else set())
+
+    def verify_request(self, request, client_address) -> bool:
+        return self.connections.admit(request)
+
+    def service_actions(self) -> None:  # run by serve_forever between connections, and 5 times a second
+        self.connections.reap()
+
+    def close_request(self, request) -> None:
+        self.connections.leave(request)
+        super().close_request(request)
+
+    def handle_error(self, request, client_address) -> None:
+        pass  # a client that hung up or sent garbage: its connection ends, the server goes on
+
+    def close(self) -> None:
+        """Stop answering: the loop, the event streams and every open connection."""
+        self.closing = True
+        self.shutdown()
+        self.connections.close_all()
+        self.server_close()
+
+
+def make_server(preview: Preview, port: int = 8000, connections: Connections | None = None) -> PreviewServer:
+    return PreviewServer(preview, port, connections)
 
 
 class Watcher:
