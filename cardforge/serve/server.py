@@ -192,6 +192,7 @@ class Handler(BaseHTTPRequestHandler):
     server: "PreviewServer"
     server_version = "cardforge"
     sys_version = ""
+    default_request_version = "HTTP/1.0"  # an error in a request line is answered with a status line too
     timeout = IO_SECONDS  # each read and write of the connection (StreamRequestHandler sets it)
 
     def log_message(self, format, *args):  # quiet: the terminal shows diagnostics, not requests
@@ -199,6 +200,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def parse_request(self) -> bool:
         """The request head is in: the connection is no longer idle; its Host must be this server."""
+        words = self.raw_requestline.split()
+        if len(words) == 2 or words[-1:] == [b"HTTP/0.9"]:  # HTTP/0.9: no Host, answers without a status line
+            self.close_connection = True
+            return False
         if not super().parse_request():
             return False
         self.server.connections.mark(self.connection, ANSWERING)
@@ -295,7 +300,10 @@ class PreviewServer(ThreadingHTTPServer):
     """127.0.0.1 only, a thread per connection, the connections bounded (connections.py)."""
 
     daemon_threads = True
-    request_queue_size = 128  # the listen backlog: a burst of connections waits to be accepted
+    # The listen backlog (capped by the system, net.core.somaxconn): a burst of connections waits
+    # in it to be accepted; when it overflows, the system drops new ones and a browser retries
+    # only after a second.
+    request_queue_size = 1024
 
     def __init__(self, preview: Preview, port: int, connections: Connections | None = None):
         self.preview = preview
