@@ -19,13 +19,21 @@ bench/fuzz.py runs more (`--http N`).
 """
 from __future__ import annotations
 
+import json
 import random
 import selectors
 import socket
+import subprocess
+import sys
+import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
+
+from conftest import make_game
 
 SECRET = b"SECRET-OUTSIDE-THE-BUILD-FOLDER"
 BAD = ("hang", "escape", "wrong host served", "dead")
@@ -201,3 +209,95 @@ def fuzz(port: int, count: int, keys: list[str], pdfs: list[str], seed: int = 0,
         classes["dead"] += 1
         bad.append((Case(b"", True, "a normal request after the run"), "dead"))
     return classes, bad
+
+
+# -- a real `cardforge serve` to fuzz --------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """`cardforge serve` of content/tiny under `root`, as a user starts it; its stderr in serve.log."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = root / "serve.log"
+        self.out = root / "out" / "tiny"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "cardforge", "serve", "content/tiny", "--port", str(self.port), "--out", "out"],
+            cwd=str(root), stdout=subprocess.DEVNULL, stderr=self.log.open("w"))
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            try:
+                if self.state()["pdf_build"]["state"] in ("done", "failed"):
+                    return
+            except OSError:
+                if self.process.poll() is not None:
+                    raise AssertionError(self.log.read_text())
+            time.sleep(0.2)
+        raise AssertionError("cardforge serve did not start and build:\n" + self.log.read_text())
+
+    def state(self) -> dict:
+        with urllib.request.urlopen(self.url + "/api/state", timeout=5) as answer:
+            return json.loads(answer.read())
+
+    def get(self, path: str, host: str | None = None) -> tuple[int, bytes]:
+        request = urllib.request.Request(self.url + path, headers={"Host": host} if host else {})
+        try:
+            with urllib.request.urlopen(request, timeout=5) as answer:
+                return answer.status, answer.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read()
+
+    def raw(self, data: bytes) -> bytes:
+        with socket.create_connection(("127.0.0.1", self.port), timeout=10) as sock:
+            sock.sendall(data)
+            received = b""
+            while chunk := sock.recv(65536):
+                received += chunk
+            return received
+
+    def close(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+def served_game(root: Path) -> Server:
+    """`cardforge serve` of the tiny game in `root`, its build folder holding a symbolic link to a
+    file outside it (link-out.pdf, to be refused) and one to a PDF inside it (link-in.pdf)."""
+    make_game(root)
+    (root / "secret.pdf").write_bytes(b"%PDF-1.4 " + SECRET)
+    out = root / "out" / "tiny"
+    out.mkdir(parents=True)
+    (out / "link-out.pdf").symlink_to(root / "secret.pdf")
+    (out / "link-in.pdf").symlink_to("tiny-kit-a4.pdf")
+    return Server(root)
+
+
+def bench(count: int, seed: int = 0) -> int:
+    """`python bench/fuzz.py --http N`: N cases against a fresh server; the outcome table; exit 1 if
+    any was bad or the server printed a traceback."""
+    with tempfile.TemporaryDirectory(prefix="cardforge-fuzz-http-") as folder:
+        server = served_game(Path(folder))
+        try:
+            state = server.state()
+            started = time.monotonic()
+            classes, bad = fuzz(server.port, count, [p["key"] for p in state["pieces"]], state["pdfs"], seed)
+            elapsed = time.monotonic() - started
+        finally:
+            server.close()
+        log = server.log.read_text()
+    if "Traceback" in log:
+        classes["traceback"] += 1
+    print(f"{count} requests to cardforge serve (seed {seed}) in {elapsed:.1f} s")
+    print(f"{'outcome':<32} {'count':>6}")
+    for name, number in sorted(classes.items(), key=lambda item: (-item[1], item[0])):
+        print(f"{name:<32} {number:>6}")
+    for case, result in bad[:10]:
+        print(f"BAD {result}: {case.data[:160]!r}")
+    return 1 if bad or "Traceback" in log else 0

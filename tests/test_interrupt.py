@@ -10,7 +10,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
+from fuzz_http import free_port
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 
@@ -118,7 +118,7 @@ def test_ctrl_c_stops_serve_and_its_pdf_builder_and_keeps_the_old_pdfs(tmp_path)
     out = tmp_path / "out"
     _old_output(out / "bomber-boys", ["bomber-boys-kit-a4.pdf", "bomber-boys-cards-a4.pdf"])
     before = _tree(out)
-    port = _free_port()
+    port = free_port()
     process = _start(["serve", str(game), "--layouts", str(REPO / "layouts"), "--out", str(out), "--port", str(port)],
                      tmp_path, tmp_path / "stderr.txt")
     deadline = time.monotonic() + 90
@@ -140,8 +140,3 @@ def test_ctrl_c_stops_serve_and_its_pdf_builder_and_keeps_the_old_pdfs(tmp_path)
     assert _without_locks(_tree(out)) == _without_locks(before)
     assert sorted(p.name for p in out.iterdir() if not p.name.endswith(".cardforge.lock")) == ["bomber-boys"]
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]

@@ -6,86 +6,21 @@ as a client would: urllib for normal requests, raw sockets for everything else.
 """
 from __future__ import annotations
 
-import json
 import os
 import socket
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from conftest import make_game
-from fuzz_http import SECRET, fuzz
+from fuzz_http import SECRET, Server, fuzz, served_game
 
 REQUEST_SECONDS = 5.0  # cardforge/serve/connections.py
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Server:
-    def __init__(self, root: Path):
-        self.root = root
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = root / "serve.log"
-        self.out = root / "out" / "tiny"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "cardforge", "serve", "content/tiny", "--port", str(self.port), "--out", "out"],
-            cwd=str(root), stdout=subprocess.DEVNULL, stderr=self.log.open("w"))
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            try:
-                if self.state()["pdf_build"]["state"] in ("done", "failed"):
-                    return
-            except OSError:
-                if self.process.poll() is not None:
-                    raise AssertionError(self.log.read_text())
-            time.sleep(0.2)
-        raise AssertionError("cardforge serve did not start and build:\n" + self.log.read_text())
-
-    def state(self) -> dict:
-        with urllib.request.urlopen(self.url + "/api/state", timeout=5) as answer:
-            return json.loads(answer.read())
-
-    def get(self, path: str, host: str | None = None) -> tuple[int, bytes]:
-        request = urllib.request.Request(self.url + path, headers={"Host": host} if host else {})
-        try:
-            with urllib.request.urlopen(request, timeout=5) as answer:
-                return answer.status, answer.read()
-        except urllib.error.HTTPError as exc:
-            return exc.code, exc.read()
-
-    def raw(self, data: bytes) -> bytes:
-        with socket.create_connection(("127.0.0.1", self.port), timeout=10) as sock:
-            sock.sendall(data)
-            received = b""
-            while chunk := sock.recv(65536):
-                received += chunk
-            return received
-
-    def close(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=10)
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    root = tmp_path_factory.mktemp("guard")
-    make_game(root)
-    (root / "secret.pdf").write_bytes(b"%PDF-1.4 " + SECRET)
-    out = root / "out" / "tiny"
-    out.mkdir(parents=True)
-    (out / "link-out.pdf").symlink_to(root / "secret.pdf")
-    (out / "link-in.pdf").symlink_to("tiny-kit-a4.pdf")  # a link that stays inside is served
-    server = Server(root)
+    server = served_game(tmp_path_factory.mktemp("guard"))
     yield server
     server.close()
 
