@@ -5,6 +5,7 @@
     python bench/fuzz.py 10000                      # seeds 0..9999, 2 at a time
     python bench/fuzz.py 2000 --seed 50000 --jobs 2 --game iron-rain --family icons
     python bench/fuzz.py --replay 4711              # rebuild input 4711 in a folder and run it here
+    python bench/fuzz.py --http 3000                # 3000 hostile requests to `cardforge serve`
 
 Input number `seed` is reproducible: the seed picks the game, whether it builds, and the mutation
 (tests/fuzzing.py), and is described in one line.  At the end it prints the outcome table (class,
@@ -45,7 +46,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=TIMEOUT_S, help="seconds before a child is a HANG")
     ap.add_argument("--out", type=Path, default=REPO / "build" / "fuzz-reproducers", help="reproducers folder")
     ap.add_argument("--replay", type=int, metavar="SEED", help="rebuild one input into --out and run it here")
+    ap.add_argument("--http", type=int, metavar="N", help="instead: N hostile requests to `cardforge serve` "
+                    "(tests/fuzz_http.py), from --seed")
     args = ap.parse_args(argv)
+    if args.http is not None:
+        from fuzz_http import bench
+        return bench(args.http, args.seed)
     games = tuple(args.game or GAMES)
     if args.replay is not None:
         return replay(args.replay, games, args)
