@@ -137,7 +137,7 @@ MUTATIONS = {
     "WE-THEATER-SUPPLY": ([(SCEN, "zones: [London, Portsmouth, Coventry, Birmingham, Malta]",
                             "zones: [London, Portsmouth, Coventry, Birmingham]")],
                           (SCEN, "nations: [UK]", "nations", 0),
-                          "Blitzkrieg!: the Allied player has 4 zone cards to select from (before the late year), fewer than five"),
+                          "Blitzkrieg!: the Allied player has 4 zone cards to select from (before the late year), fewer than 5"),
     "WE-CAMPAIGN-POOL": ([("cards/units-uk.yaml", "air_attack_dice: 2, year: 1939", "air_attack_dice: 2, year: 1941"),
                           ("cards/units-uk.yaml", "air_attack_dice: 4, year: 1939", "air_attack_dice: 4, year: 1941"),
                           ("cards/units-uk.yaml", "air_attack_dice: 5, year: 1939", "air_attack_dice: 5, year: 1941"),
@@ -147,7 +147,7 @@ MUTATIONS = {
     "WE-FORCE-SCENARIO": ([(SA, "scenario: standard", "scenario: standrd")], (SA, "scenario: standrd", "standrd", 0),
                           "force 'standard-axis' names scenario 'standrd', which is not one of standard, pacific"),
     "WE-FORCE-ZONE-COUNT": ([(SA, "    - {card: z-yawata, count: 1}   # zone: Yawata Steel Works, 25 PP, airstrip\n", "")],
-                            (SA, "{card: z-berlin", "-", 0), "force 'standard-axis' selects 4 zone cards; each player selects five"),
+                            (SA, "{card: z-berlin", "-", 0), "force 'standard-axis' selects 4 zone cards; each player selects 5"),
     "WE-FORCE-BUDGET": ([(SA, "{card: ge-flak38, count: 1}", "{card: ge-flak38, count: 3}")], (SA, "ge-flak38", "3}", 0),
                         "Flak 38 (20 mm) x3 brings the spending to 143 PP, over the budget of 137 PP (the Production "
                         "Points of the force's zones)"),
@@ -175,6 +175,21 @@ MUTATIONS = {
                          "{card: uk-gladiator, count: 2}\n    - {card: uk-bader, count: 1}")],
                         ("forces/japanese-advance-allied.yaml", "uk-bader", "uk-bader", 0),
                         "Douglas Bader is an ace unit, which the allied player may not purchase in The Japanese Advance"),
+    "WE-FACT-BASE-MATRIX": ([("game.yaml", "{type: airstrip, label: Airstrip, silhouettes: [fighter, fighter-bomber, light-bomber, recon]",
+                              "{type: airstrip, label: Airstrip, silhouettes: [fighter, fighter-bomber, recon]")],
+                            ("game.yaml", "{type: airstrip, label: Airstrip", "[", 0),
+                            "Airstrip does not take light-bomber; the rulebook's Airstrip operates fighter, fighter-bomber, "
+                            "light-bomber, recon"),
+    "WE-FACT-TURNS": ([("game.yaml", "{turns: 10,", "{turns: 12,")], ("game.yaml", "{turns: 12,", "12", 0),
+                      "the game ends after turn 12; the rulebook ends it at the end of turn 10"),
+    "WE-FACT-DESTROYED-COUNTERS": ([("tokens/counters.yaml", "quantity: 20", "quantity: 10")],
+                                   ("tokens/counters.yaml", "quantity: 10", "10", 0),
+                                   "10 destroyed counters; every Target and Base unit of both players' 5 zones can be "
+                                   "destroyed, so 20 are needed"),
+    "WE-THEATER-SIDE": ([(ZONES, "target: {name: Midway Islands, nationality: US", "target: {name: Midway Islands, nationality: JP")],
+                        (SCEN, "zones: [Midway Islands", "[", 0),
+                        "Pacific Theater: the Allied zone list names Midway Islands (JP), which the Allied player may not "
+                        "select (zones of SU, UK, US)"),
     "WE-FORCE-PIECES": ([(SA, "{card: jp-g8n, count: 1}", "{card: jp-g8n, count: 2}"),
                          (SA, "{card: jp-n1k, count: 2}", "{card: jp-n1k, count: 1}"),
                          (SA, "{card: ge-flak38, count: 1}", "{card: ge-flak88, count: 1}")],
@@ -182,6 +197,70 @@ MUTATIONS = {
 }
 WARNINGS = {"WE-INTERCEPTOR-RADAR", "WE-RANGE-SANE", "WE-COST-CURVE", "WE-NATION-BALANCE", "WE-ZONE-TRADEOFF",
             "WE-FORCE-PIECES"}
+
+# The compare rules: the content held against the rulebook's facts (rules.yaml `facts:`), cell by cell.
+COMPARE_MUTATIONS = {
+    "WE-FACT-NATIONS": ([("game.yaml", "{code: JP, name: Japan, side: axis", "{code: JP, name: Japan, side: allied")],
+                        ("game.yaml", "{code: JP, name: Japan", "allied", 0),
+                        "table 'nations': nationality 'JP': side is 'allied', but the rulebook says 'axis'"),
+    "WE-FACT-SILHOUETTES": ([("game.yaml", "short: R, type: recon}", "short: R, type: fighter}")],
+                            ("game.yaml", "{id: recon, label: Recon", "fighter", 0),
+                            "table 'silhouettes': silhouette 'recon': type is 'fighter', but the rulebook says 'recon'"),
+    "WE-FACT-BASE-TYPES": ([("game.yaml", "{type: airbase, label: Airbase,", "{type: airbase, label: Air Base,")],
+                           ("game.yaml", "{type: airbase, label: Air Base", "Air Base", 0),
+                           "table 'base_types': base type 'airbase': label is 'Air Base', but the rulebook says 'Airbase'"),
+    "WE-FACT-SEQUENCE": ([("game.yaml", '{step: "2", name: Launch Phase', '{step: "2", name: Event Phase'),
+                          ("game.yaml", '{step: "1", name: Event Phase', '{step: "1", name: Launch Phase')],
+                         ("game.yaml", '{step: "1", name: Launch Phase', "Launch Phase", 0),
+                         "table 'sequence': phase 1: name is 'Launch Phase', but the rulebook says 'Event Phase'"),
+    "WE-FACT-ROUNDS": ([("game.yaml", '{round: "Bombing", hits: "5-6"', '{round: "Bombing", hits: "6"')],
+                       ("game.yaml", '{round: "Bombing", hits: "6"', '"6"', 0),
+                       "table 'combat': round 4: hits is '6', but the rulebook says '5-6'"),
+    "WE-FACT-TARGETING": ([("game.yaml", "First round only: bombers", "Both rounds: bombers")],
+                          ("game.yaml", "Both rounds: bombers", '"Both', 0),
+                          "table 'targeting': target selection rule 5: text is 'Both rounds: bombers and recon not until "
+                          "ALL enemy fighters and fighter-bombers are engaged.', which does not say 'First round only' "
+                          "as the rulebook does"),
+    "WE-FACT-VICTORY": ([("game.yaml", "{id: fighter-with-ace, vp: 2", "{id: fighter-with-ace, vp: 1")],
+                        ("game.yaml", "{id: fighter-with-ace, vp: 1", "1,", 0),
+                        "table 'victory': scoring line 'fighter-with-ace': vp is 1, but the rulebook says 2"),
+    "WE-FACT-EVENTS": ([(EVENTS, "{id: ev-bounce, name: Bounce, nationality: JP", "{id: ev-bounce, name: Bounce, nationality: GE")],
+                       (EVENTS, "{id: ev-bounce, name: Bounce", "GE", 0),
+                       "group 'events': event 'ev-bounce': nationality is 'GE', but the rulebook says 'JP'"),
+    "WE-FACT-SCENARIOS": ([(SCEN, "budget: {US: 80, UK: 34}", "budget: {US: 90, UK: 34}")],
+                          (SCEN, "budget: {US: 90, UK: 34}", "{US", 0),
+                          "table 'scenarios': scenario 'japanese-advance': allied.budget is {'US': 90, 'UK': 34}, but "
+                          "the rulebook says {'US': 80, 'UK': 34}"),
+}
+
+
+def test_every_compare_rule_has_a_mutation():
+    rules = yaml.safe_load((EAGLES / "rules.yaml").read_text("utf-8"))
+    assert {rule["id"] for rule in rules["compare"]} == set(COMPARE_MUTATIONS)
+
+
+@pytest.mark.parametrize("rule", sorted(COMPARE_MUTATIONS))
+def test_compare_rule_reports_a_mutated_copy(rule, game, capsys, monkeypatch):
+    edits, (rel, line, at, nth), message = COMPARE_MUTATIONS[rule]
+    for file, old, new in edits:
+        edit(game, file, old, new)
+    code, lines = check_copy(game, capsys, monkeypatch)
+    wanted = f"{loc(game, rel, line, at, nth)}: error[{rule}]: {message}"
+    assert code == 1 and any(line.startswith(wanted) for line in lines), "\n".join([wanted, "--- got:"] + lines)
+
+
+def test_a_scenario_row_the_content_lacks_is_reported_with_the_rulebook_row(game, capsys, monkeypatch):
+    """A rulebook scenario no shipped piece needs is still part of the table: dropping it is an error."""
+    text = (game / SCEN).read_text("utf-8")
+    start = text.index("  - id: eastern-front")
+    end = text.index("  - id: blitzkrieg")
+    (game / SCEN).write_text(text[:start] + text[end:], "utf-8")
+    for side in ("axis", "allied"):
+        (game / "forces" / f"eastern-front-{side}.yaml").unlink()
+        edit(game, "game.yaml", f"    - forces/eastern-front-{side}.yaml\n", "")
+    code, lines = check_copy(game, capsys, monkeypatch)
+    assert any("error[WE-FACT-SCENARIOS]: table 'scenarios' has no scenario 'eastern-front'; the rulebook's table has it"
+               in line for line in lines), "\n".join(lines)
 
 
 @pytest.mark.parametrize("rule", sorted(MUTATIONS))
