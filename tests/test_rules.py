@@ -249,6 +249,16 @@ CASES = {
           "to a **Ground Attack** by 2. May be used after the die is rolled.\"\n", "")],
         lambda g: [_e(loc(g, "cards/crew.yaml", "- name: Maneuver", "-", after="id: pilot"), "BB-ACTION-HOLDER",
                       "the rulebook gives Pilot ('pilot') the action 'Evade', but the card has no action with name: Evade")]),
+    "BB-PRINTED-NUMBERS": (
+        [("cards/items.yaml", "Remove up to 2 **Minor Damage**", "Remove up to 3 **Minor Damage**")],
+        lambda g: [_e(loc(g, "cards/items.yaml", "text: \"Remove up to 3", "\""), "BB-PRINTED-NUMBERS",
+                      "'First Aid Kit' (first-aid-kit) no longer says 'Remove up to 2 Minor Damage from your cabin area "
+                      "(locations 1 to 10).', as the rulebook prints it (the PnP pack)")]),
+    "BB-RIGHT-WAIST": (
+        [("cards/crew.yaml", "    sight: {clock: [3], altitude: [high, low]}", "    sight: {clock: [3], altitude: [high]}")],
+        lambda g: [_e(loc(g, "cards/crew.yaml", "sight: {clock: [3], altitude: [high]}", "{"), "BB-RIGHT-WAIST",
+                      "the Right Waist Gun's line of sight is {'clock': [3], 'altitude': ['high']}; the rulebook's "
+                      "example gives {'clock': [3], 'altitude': ['high', 'low']}")]),
 }
 
 

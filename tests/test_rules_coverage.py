@@ -136,3 +136,16 @@ def test_squadron_leader_down_is_marked_changed():
     card = next(card for card in events["cards"] if card["id"] == "squadron-leader-down")
     assert card["changed"] == ["text"]
     assert "Evasive Action" in card["note"] and "Evade" in card["note"]
+
+
+def test_bomber_boys_quoted_card_numbers_are_the_rulebook_s():
+    """The facts a card's text is held to are the rulebook's words, not the content's."""
+    from rulebook_sections import seeds_dir
+    seeds = seeds_dir()
+    if seeds is None:
+        pytest.skip("the rulebooks (../shared/seeds) are not beside this checkout")
+    book = " ".join((seeds / "bomber-boys.txt").read_text("utf-8").replace("*", "").split()).lower()
+    rules = yaml.safe_load((REPO / "content" / "bomber-boys" / "rules.yaml").read_text("utf-8"))
+    quoted = [row for row in rules["facts"]["printed_numbers"]["value"] if "section" not in row]
+    assert len(quoted) >= 20
+    assert [row["says"] for row in quoted if row["says"].lower() not in book] == []
