@@ -14,7 +14,7 @@ from .facts import compile_facts
 from .positions import _guess, refine
 from .scopes import SCOPES
 
-COMMON_FIELDS = ("id", "quantity", "authored", "changed", "note")
+COMMON_FIELDS = ("id", "quantity", "authored", "changed", "note", "series", "variants")
 RESERVED_PREFIXES = ("E-", "W-")
 
 
@@ -220,10 +220,11 @@ class RuleCompiler:
     def _compile_scoped(self, i: int, spec: dict, scope: str, base_names: set[str]) -> None:
         """A check on a board (its data as `board`) or on decks (their metadata as `deck`): see scopes.py."""
         pointer = f"/checks/{i}"
-        wrong = next((k for k in ("group", "board" if scope == "deck" else "deck") if k in spec), None)
+        wrong = next((k for k in ("group",) + tuple(s for s in SCOPES if s != scope) if k in spec), None)
         if wrong is not None:
             self.problem("E-RULES", f"'{wrong}' does not go with scope: {scope}", f"{pointer}/{wrong}", key=True,
-                         help="scope board names its board with 'board:'; scope deck its decks with 'deck:'")
+                         help="scope board names its board with 'board:'; scope deck its decks with 'deck:'; "
+                         "scope template its templates with 'template:'")
             return
         if scope == "board":
             boards = {b.id for b in self.game.boards}
@@ -236,13 +237,13 @@ class RuleCompiler:
                              help=_guess(spec["board"], boards) + f"boards: {', '.join(sorted(boards)) or 'none'}")
                 return
         else:
-            decks = {d.id for d in self.game.decks}
-            wanted = spec.get("deck")
-            for j, deck in enumerate([wanted] if isinstance(wanted, str) else list(wanted or [])):
-                if deck not in decks:
-                    self.problem("E-RULES-REF", f"unknown deck '{deck}'",
-                                 pointer + "/deck" + ("" if isinstance(wanted, str) else f"/{j}"),
-                                 help=_guess(deck, decks) + f"decks: {', '.join(sorted(decks))}")
+            known = {d.id for d in (self.game.decks if scope == "deck" else self.game.templates)}
+            wanted = spec.get(scope)
+            for j, name in enumerate([wanted] if isinstance(wanted, str) else list(wanted or [])):
+                if name not in known:
+                    self.problem("E-RULES-REF", f"unknown {scope} '{name}'",
+                                 pointer + f"/{scope}" + ("" if isinstance(wanted, str) else f"/{j}"),
+                                 help=_guess(name, known) + f"{scope}s: {', '.join(sorted(known))}")
                     return
         names = base_names | {scope} | ({"board_info"} if scope == "board" else set()) | set(spec.get("let") or {})
         names = self._compile_lets(pointer, spec, names, {})
@@ -296,8 +297,8 @@ class RuleCompiler:
     def _compile_all(self) -> None:
         data = self.data
         game_ids = {deck.id for deck in self.game.decks}
-        base_names = {"cards", "groups", "values", "facts", "game", "group", "tables", "decks", "boards", "true", "false",
-                      "none", "True", "False", "None"}
+        base_names = {"cards", "groups", "values", "facts", "game", "group", "tables", "decks", "boards", "templates",
+                      "true", "false", "none", "True", "False", "None"}
         card_names = base_names | {"card", "deck"}
         self.values_known: list[str] = []
         self._derived_decks: dict[str, set[str]] = {}

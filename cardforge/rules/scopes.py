@@ -7,6 +7,10 @@
   and point at the board datum in game.yaml (`at: targets/{{ index }}/flak`).
 * `scope: deck` checks run on each deck named by `deck:` and point at the deck's entry in game.yaml
   (`at: size`); a token's own data is checked like a card's (scope card, the token sheet as group).
+* `templates` in every rule's context: each true-scale template by id with its data, every length in mm
+  (`templates['burst'].diameter == 60`), `outline.width`/`outline.height` in mm and `quantity`; `scope:
+  template` checks run on the templates named by `template:` (all when absent) and point at the
+  template's entry in game.yaml (`at: diameter`).
 * `hidden_backs`: decks whose cards must look the same face down share one back layout, one size,
   and that back reads no card data (card fields, the copy number or the deck).
 """
@@ -16,12 +20,13 @@ from typing import Any
 
 from ..diagnostics import Position, Report
 from ..frontend.model import Board, Deck, Game
+from ..frontend.pieces import TemplatePiece
 from ..layout.repeat import walk_frames
 from ..layout.templates import parse
-from ..units import mm
+from ..units import LengthError, length, mm
 from .positions import _with_section, card_pos, refine
 
-SCOPES = ("board", "deck")
+SCOPES = ("board", "deck", "template")
 
 
 def deck_view(deck: Deck) -> dict[str, Any]:
@@ -36,16 +41,40 @@ def board_view(board: Board) -> dict[str, Any]:
             "width": round(mm(board.width), 2), "height": round(mm(board.height), 2), "data": board.data}
 
 
+def _in_mm(value: Any) -> Any:
+    """A length ('60mm', '2.5cm') as a number of mm; lists and other values as they are."""
+    if isinstance(value, list):
+        return [_in_mm(v) for v in value]
+    if isinstance(value, str):
+        try:
+            return round(mm(length(value)), 3)
+        except LengthError:
+            return value
+    return value
+
+
+def template_view(piece: TemplatePiece) -> dict[str, Any]:
+    view = {key: _in_mm(value) for key, value in piece.spec.items()}
+    view.update(id=piece.id, name=piece.name, shape=piece.shape, quantity=piece.quantity,
+                outline={"width": round(mm(piece.width), 3), "height": round(mm(piece.height), 3)})
+    return view
+
+
 def views(game: Game) -> dict[str, dict]:
-    """`decks` and `boards` as rules see them."""
+    """`decks`, `boards` and `templates` as rules see them."""
     return {"decks": {deck.id: deck_view(deck) for deck in game.decks},
-            "boards": {board.id: board_view(board) for board in game.boards}}
+            "boards": {board.id: board_view(board) for board in game.boards},
+            "templates": {piece.id: template_view(piece) for piece in game.templates}}
 
 
 def scope_targets(game: Game, spec: dict) -> list:
-    """The boards or decks a board- or deck-scope check runs on."""
+    """The boards, decks or templates a board-, deck- or template-scope check runs on."""
     if spec.get("scope") == "board":
         return [b for b in game.boards if b.id == spec.get("board")]
+    if spec.get("scope") == "template":
+        wanted = spec.get("template")
+        wanted = [wanted] if isinstance(wanted, str) else list(wanted or [])
+        return [t for t in game.templates if not wanted or t.id in wanted]
     wanted = spec.get("deck")
     wanted = [wanted] if isinstance(wanted, str) else list(wanted or [])
     return [d for d in game.decks if not wanted or d.id in wanted]
@@ -56,13 +85,15 @@ def scope_context(base: dict, piece, scope: str) -> dict:
     if scope == "board":
         ctx["board"] = piece.data
         ctx["board_info"] = board_view(piece)
+    elif scope == "template":
+        ctx["template"] = template_view(piece)
     else:
         ctx["deck"] = deck_view(piece)
     return ctx
 
 
 def scope_position(game: Game, piece, scope: str, at: str | None) -> Position:
-    """The board datum (`data/<at>`) or the deck's key in game.yaml (`<at>`) a finding points at."""
+    """The board datum (`data/<at>`), or the deck's or template's key in game.yaml (`<at>`), a finding points at."""
     path = [p for p in str(at or "").replace(".", "/").split("/") if p]
     if scope == "board":
         pointer = piece.pointer + "/data" + "".join("/" + p for p in path)
