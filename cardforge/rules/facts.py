@@ -118,8 +118,8 @@ def _compile_compare(rules, pointer: str, spec: dict, facts: dict) -> None:
             rules.problem("E-RULES-FIELD", f"fact '{spec['fact']}' has no field '{name}'", pointer + "/fields",
                           needle=name, help=_guess(name, names) + f"fields: {', '.join(sorted(names))}")
     if "where" in spec:
-        base = {"cards", "groups", "values", "facts", "game", "group", "tables", "decks", "boards", "true", "false",
-                "none", "True", "False", "None"}
+        base = {"cards", "groups", "values", "facts", "game", "group", "tables", "decks", "boards", "templates", "true",
+                "false", "none", "True", "False", "None"}
         rules.compiled[pointer + "/where"] = rules.expr(pointer + "/where", base | {"row", "index"}, {})
 
 
