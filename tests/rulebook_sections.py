@@ -114,7 +114,19 @@ def steel_rain(text: str) -> list[str]:
             out.append(m.group(1).strip())
         elif line.strip() and out and out[-1] == "Afterword":
             break
-    out += [line.strip() for line in lines if re.fullmatch(r"[A-Z][\w .\-–/]+ Table", line.strip())]
+    # The tables, in the text's order: a title line followed by rows of tab-separated cells, and the
+    # one untitled table, whose header is "° of Turn" (the text calls it "the Turn Type Multiplier table").
+    for i, line in enumerate(lines):
+        title = line.strip()
+        if title.startswith("° of Turn"):
+            out.append("Turn Type Multiplier")
+            continue
+        if (not title or line.startswith("\t") or "\t" in title or len(title) > 60 or title.endswith(":")
+                or title == "Table of Contents"):
+            continue
+        following = next((other for other in lines[i + 1:] if other.strip()), "")
+        if "\t" in following.rstrip():
+            out.append(title)
     return _unique(out)
 
 
