@@ -36,10 +36,39 @@ def test_shipped_steel_rain_passes(capsys, monkeypatch):
 
 
 def test_every_rule_cites_the_rulebook_and_has_a_mutation():
+    """Every check and compare rule cites its section and is made to fail: by a mutation below (the exact
+    diagnostic line) or by a case of the mutation suite that expects it (tests/mutations/steel-rain.yaml)."""
     rules = yaml.safe_load((STEEL / "rules.yaml").read_text("utf-8"))
-    ids = {check["id"] for check in rules["checks"]}
-    assert all(check["section"] for check in rules["checks"])
-    assert ids == set(MUTATIONS), f"rules without a mutation test: {sorted(ids - set(MUTATIONS))}"
+    specs = rules["checks"] + rules["compare"]
+    ids = {spec["id"] for spec in specs}
+    assert all(spec["section"] for spec in specs)
+    suite = yaml.safe_load((REPO / "tests" / "mutations" / "steel-rain.yaml").read_text("utf-8"))
+    expected = {case.get("expect") for case in suite["cases"]}
+    assert set(MUTATIONS) <= ids
+    assert ids - set(MUTATIONS) - expected == set(), "rules without a mutation test"
+
+
+def test_every_rulebook_table_is_held_against_its_own_transcription():
+    """The rulebook's printed tables are facts of rules.yaml, each compared with the kit's table of the
+    same rows, and a fact row the kit leaves out is reported there (the rows no design uses count)."""
+    rules = yaml.safe_load((STEEL / "rules.yaml").read_text("utf-8"))
+    compared = {spec["table"]: spec["fact"] for spec in rules["compare"]}
+    assert set(compared) == {"terrain", "to_hit", "to_damage", "profile_mod", "direct_fire", "scatter", "speed_weight",
+                             "turn_multiplier", "vtol_landing", "aircraft_weapons", "propulsion", "armor", "equipment",
+                             "infantry_weapons", "special_units", "turn_sequence"}
+    facts = rules["facts"]
+    assert len(facts["to_hit_table"]["value"]) == 30 and len(facts["equipment_table"]["value"]) == 13
+    assert {"Gel Flamer", "Microwave Projector", "AVLB Bridge"} <= {r["system"] for r in facts["equipment_table"]["value"]}
+
+
+def test_a_row_no_design_uses_is_checked(game, capsys, monkeypatch):
+    """The Gel Flamer is on no record card: its weight is still the rulebook's."""
+    edit(game, "tables/equipment.yaml", "{system: Gel Flamer, kind: weapon, weight: 10,", "{system: Gel Flamer, kind: weapon, weight: 12,")
+    code, lines = check_copy(game, capsys, monkeypatch)
+    assert code == 1
+    pos = loc(game, "tables/equipment.yaml", "system: Gel Flamer, kind: weapon, weight: 12", "12")
+    assert f"{pos}: error[SR-RB-EQUIPMENT]: table 'equipment': system 'Gel Flamer': weight is 12, but the rulebook says 10" \
+        in lines, "\n".join(lines)
 
 
 # rule -> (edits [(file, old, new)], (file, line holding the finding, text it points at, nth), message start)
@@ -317,15 +346,15 @@ def test_verifier_measures_templates(kit, tmp_path, game, capsys, monkeypatch):
     """A PDF whose template no longer has the data's size, or was scaled, is reported."""
     from pypdf import PdfWriter, Transformation
     pdf = kit / "steel-rain-templates-a4.pdf"
-    # 1. the data changed: the burst template is now 61 mm
-    edit(game, "game.yaml", "shape: circle, diameter: 60mm, quantity: 4", "shape: circle, diameter: 61mm, quantity: 4")
+    # 1. the data changed: the AVLB bridge (its width is authored, so no rule forbids it) is now 21 mm wide
+    edit(game, "game.yaml", "shape: rect, width: 60mm, height: 20mm, quantity: 2", "shape: rect, width: 60mm, height: 21mm, quantity: 2")
     monkeypatch.chdir(game.parent)
     code = main(["check", game.name, "--layouts", str(LAYOUTS), "--printed", str(pdf)])
     err = capsys.readouterr().err
     assert code == 1
-    assert "template 'burst-artillery' was drawn 60.0 x 60.0 mm, but the data gives 61.0 x 61.0 mm" in err, err
+    assert "template 'avlb-bridge' was drawn 60.0 x 20.0 mm, but the data gives 60.0 x 21.0 mm" in err, err
     # 2. the PDF was scaled by 1 % after the build
-    edit(game, "game.yaml", "diameter: 61mm", "diameter: 60mm")
+    edit(game, "game.yaml", "height: 21mm, quantity: 2", "height: 20mm, quantity: 2")
     writer = PdfWriter(clone_from=str(pdf))
     for page in writer.pages:
         page.add_transformation(Transformation().scale(1.01, 1.01))
@@ -385,3 +414,19 @@ def test_forms_have_write_in_fields_and_boxes(kit):
         rules = [ln for ln in page.lines if abs(ln["x1"] / MM - (x + w)) < 0.05
                  and abs((page.height - ln["top"]) / MM - (y + 0.8)) < 0.1]
         assert rules and (rules[0]["x1"] - rules[0]["x0"]) / MM > w * 0.7
+
+
+def test_template_scope_points_at_the_templates_key(game, capsys, monkeypatch):
+    """scope: template sees each template's lengths in mm; a finding points at the key in game.yaml, and
+    a rule naming a template that does not exist is an error in rules.yaml."""
+    edit(game, "game.yaml", "shape: circle, diameter: 60mm", "shape: circle, diameter: 30mm")
+    code, lines = check_copy(game, capsys, monkeypatch)
+    assert code == 1
+    pos = loc(game, "game.yaml", "diameter: 30mm", "30mm")
+    assert any(line.startswith(f"{pos}: error[SR-RB-TEMPLATE]: Artillery burst: diameter 30.0, but the rulebook gives 60 "
+                               "(Burst Radius: ") for line in lines), "\n".join(lines)
+    edit(game, "game.yaml", "diameter: 30mm", "diameter: 60mm")
+    edit(game, "rules.yaml", "    scope: template\n", "    scope: template\n    template: [burst-artilery]\n")
+    code, lines = check_copy(game, capsys, monkeypatch)
+    assert code == 1
+    assert any("error[E-RULES-REF]: unknown template 'burst-artilery'" in line for line in lines), "\n".join(lines)
