@@ -14,12 +14,15 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parent.parent
+# The disk cache of parsed icons (cardforge/diskcache.py) of a test run: its own folder, not ~/.cache.
+os.environ.setdefault("CARDFORGE_CACHE", tempfile.mkdtemp(prefix="cardforge-test-cache-"))
 BOMBER = REPO / "content" / "bomber-boys"
 MM = 72 / 25.4  # points per millimetre
 

@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import difflib
 import io
+import json
 import logging
 import math
+import pickle
 import re
 from functools import lru_cache
 from pathlib import Path
 
+from reportlab.lib.rl_accel import fp_str
+
+from .. import diskcache
 from ..diagnostics import Position
 from ..limits import MAX_SVG_BYTES, MAX_SVG_ELEMENTS, NotAFile, read_bounded
 
@@ -194,28 +199,86 @@ def _stamp(source: Path | str) -> tuple | None:
     return (st.st_mtime_ns, st.st_size)
 
 
+_SVG_LIBRARIES = ("svglib", "reportlab", "lxml")
+
+
+def _cache_key(text: str, color: str) -> bytes:
+    """The disk cache's key of an icon in a colour (diskcache.py): its SVG and what parses it."""
+    return diskcache.fingerprint(__file__, *_SVG_LIBRARIES) + color.encode() + b"\0" + text.encode("utf-8")
+
+
 def _drawing(source: Path | str, color: str):
+    """The icon as a reportlab drawing in `color`, or its IconError; parsed once per process, and
+    unpickled from the disk cache when another process parsed the same SVG before."""
     key = (str(source), color, _stamp(source))
     if key not in _drawings:
         try:
             text = _svg_text(source)
-            _check_svg(source, text)
-            text = text.replace("currentColor", color)
+            cache_key = _cache_key(text, color)
+            cached = diskcache.get("icon-drawing", cache_key)
             try:
-                drawing = _svg_tools()[2](io.BytesIO(text.encode("utf-8")))
-            except Exception as exc:  # svglib's errors on bad attribute values, e.g. a length '1q0'
-                raise IconError(source, f"icon cannot be drawn: {exc}") from None
+                drawing = pickle.loads(cached) if cached else None
+            except Exception:  # a damaged entry is a miss
+                drawing = None
             if drawing is None:
-                raise IconError(source, "icon cannot be read as SVG")
-            if not all(math.isfinite(v) and v > 0 for v in (drawing.width, drawing.height)):
-                raise IconError(source, f"icon has no usable size ({drawing.width} x {drawing.height})",
-                                help='give the <svg> element a viewBox="0 0 W H" with W and H above 0')
+                drawing = _parse(source, text, color)
+                diskcache.put("icon-drawing", cache_key, pickle.dumps(drawing, protocol=pickle.HIGHEST_PROTOCOL))
         except IconError as exc:
             drawing = exc
         _drawings[key] = drawing
     drawing = _drawings[key]
     if isinstance(drawing, IconError):
         raise drawing
+    return drawing
+
+
+_sizes: dict[tuple, tuple[float, float] | IconError] = {}
+
+
+def icon_size(source: Path | str) -> tuple[float, float]:
+    """The icon's width and height, or its IconError: all that `check` needs to know of an icon.
+    From the disk cache when the same SVG was checked before, without loading svglib."""
+    key = (str(source), _stamp(source))
+    if key not in _sizes:
+        try:
+            text = _svg_text(source)
+            cache_key = _cache_key(text, "size")
+            try:
+                entry = json.loads(diskcache.get("icon-size", cache_key) or b"null")
+            except ValueError:
+                entry = None
+            if not isinstance(entry, dict):
+                try:
+                    drawing = _drawing(source, "#000000")
+                    entry = {"size": [drawing.width, drawing.height]}
+                except IconError as exc:
+                    line, col = (exc.position.line, exc.position.col) if exc.position else (1, 1)
+                    entry = {"error": exc.message, "line": line, "col": col, "help": exc.help}
+                diskcache.put("icon-size", cache_key, json.dumps(entry).encode())
+            if "error" in entry:
+                raise IconError(source, entry["error"], entry["line"], entry["col"], entry["help"])
+            _sizes[key] = (float(entry["size"][0]), float(entry["size"][1]))
+        except IconError as exc:
+            _sizes[key] = exc
+    size = _sizes[key]
+    if isinstance(size, IconError):
+        raise size
+    return size
+
+
+def _parse(source: Path | str, text: str, color: str):
+    """svglib's drawing of the SVG `text` in `color`, after the checks of _check_svg."""
+    _check_svg(source, text)
+    text = text.replace("currentColor", color)
+    try:
+        drawing = _svg_tools()[2](io.BytesIO(text.encode("utf-8")))
+    except Exception as exc:  # svglib's errors on bad attribute values, e.g. a length '1q0'
+        raise IconError(source, f"icon cannot be drawn: {exc}") from None
+    if drawing is None:
+        raise IconError(source, "icon cannot be read as SVG")
+    if not all(math.isfinite(v) and v > 0 for v in (drawing.width, drawing.height)):
+        raise IconError(source, f"icon has no usable size ({drawing.width} x {drawing.height})",
+                        help='give the <svg> element a viewBox="0 0 W H" with W and H above 0')
     return drawing
 
 
@@ -232,6 +295,8 @@ class IconPainter:
         if self.measuring:
             color = "#000000"
         key = (name, color)
+        if key not in self.forms and self.measuring:
+            self.forms[key] = ("", *icon_size(self.library.sources[name]))
         if key not in self.forms:
             drawing = _drawing(self.library.sources[name], color)
             form = f"icon{len(self.forms)}"
@@ -248,9 +313,11 @@ class IconPainter:
         if self.measuring:
             return
         scale = min(width / w, height / h)
+        # What saveState, translate, scale, doForm and restoreState write, without their bookkeeping
+        # of the canvas's state (which q ... Q leaves as it was): thousands of icons per kit.
+        # The same bytes: reportlab merges the two matrices into one `cm` from the translation as
+        # written (fp_str), and q ... Q leaves the canvas's state as it was.
         c = self.canvas
-        c.saveState()
-        c.translate(x + (width - w * scale) / 2, y + (height - h * scale) / 2)
-        c.scale(scale, scale)
-        c.doForm(form)
-        c.restoreState()
+        e, f = map(float, fp_str(x + (width - w * scale) / 2, y + (height - h * scale) / 2).split())
+        c._code += ["q", f"{fp_str(scale, 0, 0, scale, e, f)} cm", f"/{c._doc.getXObjectName(form)} Do", "Q"]
+        c._formsinuse.append(form)

@@ -16,8 +16,6 @@ import json
 import io
 from typing import Any
 
-from reportlab.pdfgen.canvas import Canvas
-
 from ..diagnostics import Report
 from .face import CardRenderer
 
@@ -32,6 +30,7 @@ class FaceFingerprints:
         self.report = report if report is not None else Report()
 
     def digest(self, layout, piece: Any, side: str, bleed: float, shape: str = "rect", copy: int = 1) -> str:
+        from reportlab.pdfgen.canvas import Canvas  # the PDF writer: `check` imports this module, never this
         self.prep.fonts.family("sans").face("regular")
         canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=0, initialFontName="sans-regular")
         canvas.setPageSize((layout.width + 2 * bleed, layout.height + 2 * bleed))

@@ -1,0 +1,90 @@
+"""A cache of work that depends only on a file's bytes, shared by every cardforge process of the user.
+
+`cardforge check` runs on every save, and a parallel build runs one process per paper: without
+this, each of them parses every SVG icon again (and `check` imports svglib to do it).  An entry
+is found by a SHA-256 of everything its value depends on: the input's bytes, the cardforge
+version, the versions of the libraries that computed it and the source of the module that
+computed it (so an edited cardforge never reads an old entry).  A changed input is a different
+key, so nothing is ever invalidated in place; old entries are simply no longer read.
+
+Where: $CARDFORGE_CACHE if set (`off` turns the cache off), else $XDG_CACHE_HOME/cardforge, else
+~/.cache/cardforge; never inside a game folder.  Entries are written to a temporary file and
+renamed into place, so concurrent processes never see half an entry; an entry that cannot be
+read (damaged, another format) is a miss.  A cache that cannot be written is no error: the work
+is simply done again next time.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from . import __version__
+
+MAX_ENTRY = 8 * 1024 * 1024  # bytes; a larger value is not cached
+
+
+@lru_cache(maxsize=None)
+def cache_root() -> Path | None:
+    setting = os.environ.get("CARDFORGE_CACHE")
+    if setting is not None:
+        return None if setting.strip().lower() in ("", "off", "0", "no") else Path(setting)
+    base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
+    return Path(base) / "cardforge"
+
+
+@lru_cache(maxsize=None)
+def fingerprint(module_file: str, *libraries: str) -> bytes:
+    """What a kind of entry depends on besides its input: cardforge's version, the source of the
+    module that computes it, and the installed libraries it uses (each package's __init__ file:
+    its place, size and time, which an upgrade changes; found without importing the library)."""
+    from importlib.util import find_spec
+    parts = [__version__.encode(), Path(module_file).read_bytes()]
+    for name in libraries:
+        spec = find_spec(name)
+        origin = spec.origin if spec is not None else None
+        try:
+            st = os.stat(origin) if origin else None
+        except OSError:
+            st = None
+        parts.append(f"{name}:{origin}:{st.st_size if st else 0}:{st.st_mtime_ns if st else 0}".encode())
+    return hashlib.sha256(b"\0".join(parts)).digest()
+
+
+def _path(kind: str, key: bytes) -> Path | None:
+    root = cache_root()
+    if root is None:
+        return None
+    digest = hashlib.sha256(key).hexdigest()
+    return root / kind / digest[:2] / digest[2:]
+
+
+def get(kind: str, key: bytes) -> bytes | None:
+    path = _path(kind, key)
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            return f.read(MAX_ENTRY + 1)
+    except OSError:
+        return None
+
+
+def put(kind: str, key: bytes, value: bytes) -> None:
+    path = _path(kind, key)
+    if path is None or len(value) > MAX_ENTRY:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(value)
+            os.replace(tmp, path)  # atomic: a reader sees the old entry, or none, or this one whole
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        pass  # a read-only or full disk: no cache, the same results

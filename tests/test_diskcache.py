@@ -1,0 +1,63 @@
+"""The disk cache of parsed icons (cardforge/diskcache.py): `check` gives the same diagnostics with
+the cache cold, warm, damaged or after an edit, and a warm `check` does not load svglib."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import FRONT_LAYOUT, make_game
+
+GOOD_SVG = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'><rect width='5' height='5'/></svg>"
+BAD_SVG = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'>\n  <rect width='5' height='5'>\n</svg>"
+ICON_LAYOUT = FRONT_LAYOUT.replace('"{{ card.title }}"', '"{{ card.title }} :logo:"')
+# `check` in process, printing the modules that matter after its diagnostics.
+PROBE = ("import sys; from cardforge.cli import main; code = main(['check', 'content/tiny']); "
+         "print('loaded:', sorted(m for m in ('svglib', 'lxml') if m in sys.modules)); sys.exit(code)")
+
+
+def _check(root: Path, cache: Path) -> tuple[int, str, str]:
+    """(exit code, stderr, the probe's line) of `check` in a fresh process with this cache folder."""
+    env = dict(os.environ, CARDFORGE_CACHE=str(cache))
+    result = subprocess.run([sys.executable, "-c", PROBE], cwd=str(root), env=env, capture_output=True, text=True)
+    assert "Traceback" not in result.stderr, result.stderr
+    return result.returncode, result.stderr.strip(), result.stdout.strip()
+
+
+def test_warm_check_says_the_same_without_svglib(tmp_path):
+    cache = tmp_path / "cache"
+    make_game(tmp_path, layout_yaml=ICON_LAYOUT, files={"icons/logo.svg": GOOD_SVG})
+    cold = _check(tmp_path, cache)
+    warm = _check(tmp_path, cache)
+    assert cold[:2] == warm[:2] == (0, "ok: no problems found")
+    assert cold[2] == "loaded: ['lxml', 'svglib']"
+    assert warm[2] == "loaded: []"
+    assert not list((tmp_path / "content").rglob("*cache*"))  # never in the game folder
+
+
+def test_an_icon_error_is_replayed_and_an_edit_is_seen(tmp_path):
+    cache = tmp_path / "cache"
+    game = make_game(tmp_path, layout_yaml=ICON_LAYOUT, files={"icons/logo.svg": BAD_SVG})
+    cold = _check(tmp_path, cache)
+    warm = _check(tmp_path, cache)
+    assert cold[0] == warm[0] == 1
+    assert cold[1] == warm[1]
+    assert cold[1].startswith("content/tiny/icons/logo.svg:3:7: error[E-ICON]: icon is not well-formed XML"), cold[1]
+    (game / "icons" / "logo.svg").write_text(GOOD_SVG, "utf-8")  # fixed: a new key, not the old verdict
+    assert _check(tmp_path, cache)[:2] == (0, "ok: no problems found")
+    (game / "icons" / "logo.svg").write_text(BAD_SVG, "utf-8")  # broken again: the first verdict again
+    assert _check(tmp_path, cache)[:2] == cold[:2]
+
+
+def test_damaged_entries_are_misses(tmp_path):
+    cache = tmp_path / "cache"
+    make_game(tmp_path, layout_yaml=ICON_LAYOUT, files={"icons/logo.svg": GOOD_SVG})
+    _check(tmp_path, cache)
+    entries = [p for p in cache.rglob("*") if p.is_file()]
+    assert entries
+    for entry in entries:
+        entry.write_bytes(b"\x80garbage")
+    assert _check(tmp_path, cache)[:2] == (0, "ok: no problems found")
+    _check(tmp_path, cache)
+    assert "garbage" not in "".join(p.read_bytes().decode("latin-1") for p in cache.rglob("*") if p.is_file())
