@@ -61,3 +61,27 @@ def test_damaged_entries_are_misses(tmp_path):
     assert _check(tmp_path, cache)[:2] == (0, "ok: no problems found")
     _check(tmp_path, cache)
     assert "garbage" not in "".join(p.read_bytes().decode("latin-1") for p in cache.rglob("*") if p.is_file())
+
+
+SCHEMA_PROBE = ("import sys; from cardforge.cli import main; code = main(['check', 'content/tiny']); "
+                "print('loaded:', sorted(m for m in ('jsonschema',) if m in sys.modules)); sys.exit(code)")
+
+
+def test_valid_data_is_remembered_and_an_edit_is_validated_again(tmp_path):
+    cache = tmp_path / "cache"
+    game = make_game(tmp_path)
+    env = dict(os.environ, CARDFORGE_CACHE=str(cache))
+
+    def check():
+        result = subprocess.run([sys.executable, "-c", SCHEMA_PROBE], cwd=str(tmp_path), env=env,
+                                capture_output=True, text=True)
+        assert "Traceback" not in result.stderr, result.stderr
+        return result.returncode, result.stderr.strip().splitlines()[0], result.stdout.strip()
+
+    assert check() == (0, "ok: no problems found", "loaded: ['jsonschema']")
+    assert check() == (0, "ok: no problems found", "loaded: []")  # known valid: no validator at all
+    cards = game / "cards" / "cards.yaml"
+    cards.write_text(cards.read_text("utf-8").replace("title:", "titel:", 1), "utf-8")
+    code, first, loaded = check()
+    assert (code, loaded) == (1, "loaded: ['jsonschema']")
+    assert "error[E-SCHEMA]: unknown key 'titel'" in first, first

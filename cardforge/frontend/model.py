@@ -19,8 +19,8 @@ from .forces import load_force, load_forces
 from .tables import TableRows, load_tables
 from .version_mark import VersionMark, load_version_mark
 from .sheets import is_sheet, load_sheet, validate_sheet, split_sheet
-from .schema import builtin_schema, card_schema, file_schema, valid_field_schemas, validate, validate_card, validator
-from .setschema import load_set_schema
+from .schema import (builtin_schema, card_schema, file_schema, known_valid, remember_valid, schema_key,
+                     valid_field_schemas, validate, validate_card, validator)
 from .sources import MappedDocument, check_joins, check_mapping, expand, load_mapping, records
 from ..limits import MAX_COPIES
 from ..units import CARD_SIZES, MM, length
@@ -301,6 +301,7 @@ def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_i
     valid_fields = valid_field_schemas(fields, doc, pointer + "/fields", report)
     set_schema = None
     if "schema" in deck_data:
+        from .setschema import load_set_schema  # jsonschema's own machinery: only for a set's schema
         set_schema = load_set_schema(root, deck_data["schema"], doc, f"{pointer}/schema", report, safe_path,
                                      game.documents)
         if set_schema is None:
@@ -388,6 +389,9 @@ def _read_cards(game: Game, deck: Deck, card_doc: Document, found: list, mapping
         mapped = [mapping.apply(r) for r in found]
         target = MappedDocument(card_doc.path, [m[0] for m in mapped], [m[1] for m in mapped])
         entries = [(m[0], f"/cards/{i}") for i, m in enumerate(mapped)]
+    schema_json = schema_key(schema)
+    remember = known_valid(schema_json, [card_data for card_data, _ in entries])  # None: every card known valid
+    all_valid = True
     for record, (card_data, card_pointer) in zip(found, entries):
         for join in mapping.joins:
             key = record.data.get(join.on)
@@ -399,11 +403,15 @@ def _read_cards(game: Game, deck: Deck, card_doc: Document, found: list, mapping
             report.error("E-SCHEMA", f"card has no '{mapping.id_from}', which gives its id (the deck's id_from)",
                          record.doc.pos(record.pointer), help=f"add '{mapping.id_from}' to the card")
             game.complete = False
+            all_valid = False
             continue
         if set_schema is not None:
             bad |= {mapping.rename.get(n, n) for n in
                     set_schema.validate(record.data, record.doc, record.pointer, report, label)}
-        bad |= validate_card(card_data, schema, target, card_pointer, report)
+        if remember is not None:
+            invalid = validate_card(card_data, schema, target, card_pointer, report, schema_json)
+            all_valid = all_valid and not invalid
+            bad |= invalid
         if bad:
             game.complete = False
         if "id" in bad or "" in bad and not _valid_id(card_data.get("id")):
@@ -421,6 +429,8 @@ def _read_cards(game: Game, deck: Deck, card_doc: Document, found: list, mapping
             continue
         seen_ids[card.id] = card
         deck.cards.append(card)
+    if remember is not None and all_valid:
+        remember_valid(remember)
 
 
 def _valid_id(value: Any) -> bool:

@@ -11,16 +11,19 @@ import difflib
 import json
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any, Iterable
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+from typing import TYPE_CHECKING
 
+from .. import diskcache
 from ..diagnostics import Report
 from . import load
 from .load import Document, pointer_join
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 SCHEMA_NAMES = ("game", "cards", "layout", "rules")  # rules: a game's rules.yaml (cardforge/rules/)
 
@@ -32,7 +35,9 @@ def builtin_schema(name: str) -> dict:
 
 
 @lru_cache(maxsize=None)
-def _registry() -> Registry:
+def _registry():
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
     resources_ = []
     for name in SCHEMA_NAMES:
         schema = builtin_schema(name)
@@ -43,12 +48,59 @@ def _registry() -> Registry:
 
 @lru_cache(maxsize=None)
 def _validator_for(key: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator  # only when a document is not known valid (below)
     return Draft202012Validator(json.loads(key), registry=_registry(), format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
 def validator(schema: dict) -> Draft202012Validator:
     # Cached by content so that 100 card files of one deck compile their schema once.
     return _validator_for(json.dumps(schema, sort_keys=True))
+
+
+# -- valid data remembered across processes ------------------------------------------------------
+# Validation is a pure function of the schema and the data, and most data is valid: `check` on
+# every save validates the same cards again.  So a valid verdict is kept in the disk cache
+# (diskcache.py) under the schema, the data's repr (exact for YAML's types: 1, 1.0, True and '1'
+# differ) and a fingerprint of this module, our schemas and jsonschema; errors are always found
+# again, with their positions.  A game whose data is known valid never imports jsonschema.
+
+@lru_cache(maxsize=None)
+def _fingerprint() -> bytes:
+    ours = json.dumps([builtin_schema(name) for name in SCHEMA_NAMES], sort_keys=True).encode()
+    field_checks = diskcache.fingerprint(str(Path(__file__).with_name("setschema.py")))
+    return diskcache.fingerprint(__file__, "jsonschema", "referencing", "jsonschema_specifications") + field_checks + ours
+
+
+def _valid_key(schema_key: str, value: Any) -> bytes | None:
+    try:
+        return _fingerprint() + schema_key.encode() + b"\0" + repr(value).encode("utf-8", "surrogatepass")
+    except (RecursionError, ValueError):
+        return None
+
+
+def known_valid(schema_key: str, value: Any) -> bytes | None:
+    """None when `value` is known valid against the schema (whose JSON is `schema_key`); else the
+    key under which to remember it once it is found valid (`remember_valid`), or b"" for none."""
+    key = _valid_key(schema_key, value)
+    if key is None:
+        return b""
+    return None if diskcache.get("valid", key) == b"ok" else key
+
+
+def remember_valid(key: bytes) -> None:
+    if key:
+        diskcache.put("valid", key, b"ok")
+
+
+def valid_rows(schema: dict, rows: list) -> list[bool]:
+    """Which rows of a typed table are valid against the row schema."""
+    key = known_valid(json.dumps(schema, sort_keys=True), rows)
+    if key is None:
+        return [True] * len(rows)
+    verdicts = [validator(schema).is_valid(row) for row in rows]
+    if all(verdicts):
+        remember_valid(key)
+    return verdicts
 
 
 def deck_card_schema(fields: dict[str, Any], required: Iterable[str]) -> dict:
@@ -77,9 +129,15 @@ def card_schema(fields: dict[str, Any], required: Iterable[str], open_: bool = F
 def valid_field_schemas(fields: dict[str, Any], doc: Document, pointer: str, report: Report) -> set[str]:
     """A deck's field definitions are JSON Schema written by the designer: check them first
     (against the meta-schema, for unknown keywords, and for $ref).  Returns the valid ones."""
+    remember = known_valid("field schemas", fields)
+    if remember is None:
+        return set(fields)
     from .setschema import check_field_schema
-    return {name for name, sub in fields.items()
-            if check_field_schema(name, sub, doc, pointer_join(pointer, name), report)}
+    valid = {name for name, sub in fields.items()
+             if check_field_schema(name, sub, doc, pointer_join(pointer, name), report)}
+    if len(valid) == len(fields):
+        remember_valid(remember)
+    return valid
 
 
 def check_field_schemas(fields: dict[str, Any], doc: Document, pointer: str, report: Report) -> bool:
@@ -87,11 +145,13 @@ def check_field_schemas(fields: dict[str, Any], doc: Document, pointer: str, rep
     return len(valid_field_schemas(fields, doc, pointer, report)) == len(fields)
 
 
-def validate_card(value: Any, schema: dict, doc: Document, pointer: str, report: Report) -> set[str]:
+def validate_card(value: Any, schema: dict, doc: Document, pointer: str, report: Report,
+                  key: str | None = None) -> set[str]:
     """Validate one card (at `pointer` in `doc`) and report each violation there.  Returns the
-    card's fields that have errors ('' for an error of the card as a whole)."""
+    card's fields that have errors ('' for an error of the card as a whole).  `key`: the schema's
+    JSON (schema_key), when the caller has it."""
     memo = load.file_memo
-    key = json.dumps(schema, sort_keys=True, default=str)
+    key = key or schema_key(schema)
     if memo is not None and type(doc) is Document:
         entry = ("valid", id(doc), pointer, key)
         if entry not in memo.entries:
@@ -132,10 +192,19 @@ def validate(doc: Document, schema: dict, report: Report, what: str = "file") ->
     return _validate(doc, schema, report)
 
 
+def schema_key(schema: dict) -> str:
+    return json.dumps(schema, sort_keys=True, default=str)
+
+
 def _validate(doc: Document, schema: dict, report: Report) -> bool:
+    remember = known_valid(schema_key(schema), doc.data)
+    if remember is None:
+        return True
     errors = sorted(validator(schema).iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
     for error in errors:
         _report_error(error, doc, report)
+    if not errors:
+        remember_valid(remember)
     return not errors
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..diagnostics import Position, Report
 from .load import Document, load_yaml, pointer_join
-from .schema import check_field_schemas, validate, validator
+from .schema import check_field_schemas, valid_rows, validate
 
 ROW_KEYS = {"authored": {"type": "boolean", "description": "An authored row, not printed in the rulebook."},
             "note": {"type": "string", "description": "Why the row is authored, or how it was decided."}}
@@ -145,11 +145,10 @@ def load_tables(root: Path, doc: Document, report: Report, documents: list, safe
                       title=spec.get("name") or name)
         # Rows with errors (already reported) are left out, so that rules see only valid rows and
         # do not report the same mistake again; the table itself stays known.
-        row_ok = validator(schema).is_valid
         kept: list[int] = []
         seen: dict[Any, int] = {}
-        for i, row in enumerate(rows):
-            if not row_ok(row):
+        for i, (row, row_ok) in enumerate(zip(rows, valid_rows(schema, rows))):
+            if not row_ok:
                 continue
             if key:
                 value = row.get(key)
