@@ -13,14 +13,14 @@ from .compare import ABSENT, FieldChange, GameDiff, PieceChange
 MAX_VALUE_CHARS = 200  # a long non-text value (a list of actions) is cut in the summary
 
 
-def _value(value: Any) -> str:
+def value_text(value: Any) -> str:
     if value is ABSENT:
         return "(absent)"
     text = json.dumps(value, ensure_ascii=False, default=str) if not isinstance(value, str) else repr(value)
     return text if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS - 1] + "…"
 
 
-def _counts(diff: GameDiff) -> str:
+def counts(diff: GameDiff) -> str:
     by = {"added": 0, "changed": 0, "removed": 0}
     for piece in diff.pieces:
         by[piece.status] += 1
@@ -38,7 +38,7 @@ def _what(piece: PieceChange) -> str:
 def _field_words(change: FieldChange, deleted: tuple[str, str], inserted: tuple[str, str]) -> str:
     words = change.words()
     if words is None:
-        return f"{_value(change.old)} → {_value(change.new)}"
+        return f"{value_text(change.old)} → {value_text(change.new)}"
     out = []
     for op, text in words:
         if op == " ":
@@ -65,7 +65,7 @@ def _piece_lines(piece: PieceChange, deleted, inserted, sources: bool = True) ->
 
 def text(diff: GameDiff) -> str:
     """For the terminal: words removed in [-…-], added in {+…+} (as `git diff --word-diff`)."""
-    out = [f"{diff.game}: {diff.old_label} → {diff.new_label}: " + (_counts(diff) if not diff.empty() else "no changes")]
+    out = [f"{diff.game}: {diff.old_label} → {diff.new_label}: " + (counts(diff) if not diff.empty() else "no changes")]
     for status in ("added", "changed", "removed"):
         for piece in (p for p in diff.pieces if p.status == status):
             out.append(f"  {status} {_what(piece)} in {piece.group}")
@@ -81,7 +81,7 @@ def text(diff: GameDiff) -> str:
 
 def markdown(diff: GameDiff) -> str:
     out = [f"# {diff.game}: changes from {diff.old_label} to {diff.new_label}", "",
-           _counts(diff) if not diff.empty() else "No changes.", ""]
+           counts(diff) if not diff.empty() else "No changes.", ""]
     for status in ("added", "changed", "removed"):
         pieces = [p for p in diff.pieces if p.status == status]
         if not pieces:
