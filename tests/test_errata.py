@@ -129,3 +129,54 @@ def test_two_builds_compared_from_their_manifests_alone(versions, tmp_path):
     assert f"changed card '{_first_enemy(new)}'" in done.stdout
     mixed = cardforge("diff", manifests[0], new, cwd=tmp_path)
     assert mixed.returncode == 2 and "compare two manifests" in mixed.stderr
+
+
+def _page_texts(pdf: Path) -> list[str]:
+    return [page.extract_text() or "" for page in PdfReader(str(pdf)).pages]
+
+
+def test_errata_pdf_holds_exactly_the_changed_cards_front_and_back(versions, tmp_path):
+    old, new = versions
+    out = tmp_path / "build"
+    done = cardforge("build", new, "--errata", old, "--out", out, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "2 changed, 2 to reprint" in done.stderr
+    folder = out / "bomber-boys" / "errata"
+    enemy = _first_enemy(new)
+    for paper in ("a4", "letter"):
+        pdf = folder / f"bomber-boys-errata-{paper}.pdf"
+        manifest = json.loads(pdf.with_suffix(".manifest.json").read_text("utf-8"))
+        records = manifest["cards"]
+        assert sorted({(r["card"], r["side"]) for r in records}) == sorted(
+            {("first-aid-kit", "front"), ("first-aid-kit", "back"), (enemy, "front"), (enemy, "back")})
+        texts = _page_texts(pdf)
+        # The changelog first, naming both changes as a player reads them.
+        assert "ERRATA" in texts[0] and "First Aid Kit" in texts[0]
+        assert 'Remove up to 3 (was "2") Minor Damage' in " ".join(texts[0].split())
+        assert "initiative: 2 (was 1)" in " ".join(texts[0].split())
+        assert texts[1].strip() == "" or "intentionally" in texts[1].lower()  # the changelog's blank back
+        fronts = {r["page"] for r in records if r["side"] == "front"}
+        backs = {r["page"] for r in records if r["side"] == "back"}
+        assert len(fronts) == 1 and backs == {min(fronts) + 1}  # backs on the other side of the same sheet
+        front_text = texts[min(fronts) - 1]
+        assert "FIRST AID KIT" in front_text and "Remove up to 3" in " ".join(front_text.split())
+        assert "LUCKY COIN" not in front_text and "FLAK JACKET" not in front_text
+        # Each reprinted front carries the version mark (game.yaml version: "PnP 2020-12-04").
+        assert front_text.count("PnP 2020-12-04") == 2
+        assert len(texts) == 4
+    md = (folder / "bomber-boys-changelog.md").read_text("utf-8")
+    assert "Remove up to ~~2~~**3**" in md and "initiative: 1 → 2" in md
+    assert (out / "bomber-boys" / "errata").is_dir() and not (out / "bomber-boys" / "bomber-boys-kit-a4.pdf").exists()
+
+
+def test_a_failed_errata_build_leaves_the_previous_errata_as_they_were(versions, tmp_path):
+    old, new = versions
+    out = tmp_path / "build"
+    assert cardforge("build", new, "--errata", old, "--out", out, "--paper", "a4", cwd=tmp_path).returncode == 0
+    before = {p.name: p.read_bytes() for p in (out / "bomber-boys" / "errata").iterdir()}
+    broken = _repo_copy(tmp_path / "broken")
+    edit(broken, *TEXT_EDIT)
+    edit(broken, "cards/items.yaml", "    kind: item\n", "    kind: [item\n")
+    done = cardforge("build", broken, "--errata", old, "--out", out, "--paper", "a4", cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert {p.name: p.read_bytes() for p in (out / "bomber-boys" / "errata").iterdir()} == before

@@ -27,6 +27,8 @@ def add(sub) -> None:
     b.add_argument("--target", choices=("kit", "printshop"), default="kit",
                    help="kit: the home-print kit (the default); printshop: one PDF per deck, one piece per page "
                         "with 1/8 in bleed and trim boxes, and 300 dpi PNGs, into <game>/printshop/")
+    b.add_argument("--errata", metavar="OLD", help="only the pieces changed since OLD (a game folder, GAME@REVISION or a "
+                   "git revision), with a changelog page first and a version mark, into <game>/errata/")
     b.add_argument("--out", help="output folder (default: build/); each game gets a subfolder")
     b.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                    help="processes drawing games and papers at once (default: one per core)")
@@ -48,6 +50,8 @@ def offset(text: str | None) -> tuple[float, float]:
 
 
 def run(args) -> int:
+    if args.errata is not None:
+        return run_errata(args)
     if args.target == "printshop":
         return run_printshop(args)
     from ..output.parallel import Job, build_all  # the writer and PDF reader: not needed by `check`
@@ -92,5 +96,31 @@ def run_printshop(args) -> int:
                 print(f"wrote {path} and its pictures", file=sys.stderr)
         for note in result.notes:
             print(f"note: {note}", file=sys.stderr)
+    emit(combined, args.format)
+    return EXIT_CONTENT if combined.has_errors() else EXIT_OK
+
+
+def run_errata(args) -> int:
+    """`build --errata OLD`: per game and paper, the changed pieces alone, after a changelog page."""
+    from ..errata.build import build_errata
+    from ..errata.versions import VersionError
+    if args.target != "kit" or args.mode != "duplex":
+        raise UsageError("--errata prints a duplex sheet for home printing; leave out --target and --mode")
+    papers = PAPERS if args.paper == "all" else (args.paper,)
+    out = Path(args.out) if args.out else Path("build")
+    combined = Report()
+    for game in games(args.games):
+        try:
+            result = build_errata(game, out_folder(out, game), args.errata, papers, args.layouts,
+                                  ProgressBar(game.name), args.flip, offset(args.back_offset), args.imposition)
+        except VersionError as exc:
+            raise UsageError(str(exc)) from None
+        combined.extend(result.report)
+        if result.report.has_errors():
+            print(f"{game}: errata build failed; previous output left untouched", file=sys.stderr)
+            continue
+        print(f"{game}: {result.summary}", file=sys.stderr)
+        for path in result.outputs:
+            print(f"wrote {path}", file=sys.stderr)
     emit(combined, args.format)
     return EXIT_CONTENT if combined.has_errors() else EXIT_OK

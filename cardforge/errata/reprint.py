@@ -20,6 +20,7 @@ CHANGELOG_LAYOUT = "errata-changelog"
 ROWS_PER_PAGE = 14  # table rows of one changelog page (the table shrinks its type to fit, down to 6 pt)
 CONTEXT_WORDS = 4  # words shown around a change in a text field
 MARKUP = re.compile(r"([\\*:_])")
+EMPHASIS = re.compile(r"\*\*|\*|(?<!\w)_|_(?!\w)")  # the source's own bold and italic marks
 
 
 def reprint_only(prep: Prepared, diff: GameDiff) -> Prepared:
@@ -40,11 +41,24 @@ def reprint_only(prep: Prepared, diff: GameDiff) -> Prepared:
 
 
 def _escaped(text: str) -> str:
-    return MARKUP.sub(r"\\\1", text).replace("\n", " ")
+    """Source text shown as it reads: its emphasis marks dropped, other markup shown as typed."""
+    return MARKUP.sub(r"\\\1", EMPHASIS.sub("", text)).replace("\n", " ")
+
+
+def _plain(value: Any) -> str:
+    """A field's value as a player reads it: 'roll 4, damage 1; roll 6, damage 2' for a list of
+    mappings, not JSON."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ("; " if any(isinstance(v, (dict, list)) for v in value) else ", ").join(_plain(v) for v in value)
+    if value is None:
+        return "none"
+    return value_text(value).strip("'") if isinstance(value, str) else value_text(value)
 
 
 def _text_change(change: FieldChange) -> str:
-    """'name: …up to 2 → **3** Minor Damage…': each changed run with a few words around it."""
+    """'name: …up to **3** (was "2") Minor Damage…': each changed run with a few words around it."""
     parts, ops = [], word_diff(change.old, change.new)
     for i, (op, text) in enumerate(ops):
         if op == " ":
@@ -58,7 +72,7 @@ def _text_change(change: FieldChange) -> str:
         after = ops[after_at][1].split() if after_at < len(ops) and ops[after_at][0] == " " else []
         lead = ("…" if len(before) > CONTEXT_WORDS else "") + _escaped(" ".join(before[-CONTEXT_WORDS:]))
         tail = _escaped(" ".join(after[:CONTEXT_WORDS])) + ("…" if len(after) > CONTEXT_WORDS else "")
-        core = f"{_escaped(old.strip()) or '(nothing)'} → **{_escaped(new.strip()) or '(deleted)'}**"
+        core = f"**{_escaped(new.strip()) or '(deleted)'}** (was \"{_escaped(old.strip()) or 'nothing'}\")"
         parts.append(" ".join(x for x in (lead, core, tail) if x))
     return f"{change.name}: " + "; ".join(parts)
 
@@ -73,9 +87,9 @@ def _change_text(piece: PieceChange) -> str:
         if change.words() is not None:
             lines.append(_text_change(change))
         else:
-            lines.append(f"{change.name}: {_escaped(value_text(change.old))} → **{_escaped(value_text(change.new))}**")
+            lines.append(f"{change.name}: **{_escaped(_plain(change.new))}** (was {_escaped(_plain(change.old))})")
     if piece.copies:
-        lines.append(f"copies: {piece.copies[0]} → **{piece.copies[1]}**")
+        lines.append(f"copies: **{piece.copies[1]}** (was {piece.copies[0]})")
     if piece.drawn and not piece.fields and not piece.copies:
         lines.append(f"drawn differently ({' and '.join(piece.drawn)}): a layout or art change")
     return "\n".join(lines)

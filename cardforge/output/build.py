@@ -12,7 +12,7 @@ from __future__ import annotations
 import gc
 import os
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -109,21 +109,25 @@ class _Counter:
         self.done += faces
 
 
-def ordered_pages(prep: Prepared, options: PrintOptions, sections, kit: bool) -> list[tuple[str, list[Page]]]:
+def ordered_pages(prep: Prepared, options: PrintOptions, sections, kit: bool,
+                  opening: Callable[[Callable[[], list[Page]]], list[Page]] | None = None,
+                  kit_name: str = "kit") -> list[tuple[str, list[Page]]]:
     """The PDFs of one paper and their pages in print order: the kit (cover first), or one PDF per
-    component.  In duplex, blank pages keep every sheet's front on an odd page."""
+    component.  In duplex, blank pages keep every sheet's front on an odd page.  `opening` gives
+    the pages before the components instead of the cover (the errata sheet's changelog); it is
+    handed the final page list, to read once the order is known."""
     order = duplex_order if options.mode == "duplex" else list
     if kit:
         final: list[Page] = []
-        cover = cover_page(prep, options.paper, lambda: final)
-        final += order([cover] + [p for _, ps in sections for p in ps])
-        return [("kit", final)]
+        first = opening(lambda: final) if opening else [cover_page(prep, options.paper, lambda: final)]
+        final += order(first + [p for _, ps in sections for p in ps])
+        return [(kit_name, final)]
     return [(section, order(pages)) for section, pages in sections]
 
 
 def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Report,
                 progress: Progress | None = None, kit: bool = True,
-                stage_dir: Path | None = None) -> list[tuple[Path, Path]]:
+                stage_dir: Path | None = None, opening=None, kit_name: str = "kit") -> list[tuple[Path, Path]]:
     """Draw one paper size's pages once, verify them once, and stage the PDFs and manifests.
 
     With the kit on, the kit PDF is drawn (cover, then every component) and each component's
@@ -141,7 +145,7 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
     staged: list[tuple[Path, Path]] = []
     verifier = Verifier(prep, report, fresh=True)
     try:
-        for name, pages in ordered_pages(prep, options, sections, kit):
+        for name, pages in ordered_pages(prep, options, sections, kit, opening, kit_name):
             target = final(name)
             tmp = stage_dir / (target.name + ".tmp")
             writer = Writer(prep, tmp, title(name), report, progress, 0)
