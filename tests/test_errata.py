@@ -15,7 +15,7 @@ from pypdf import PdfReader
 
 from conftest import REPO, cardforge, copy_tree, edit
 
-TEXT_EDIT = ("cards/items.yaml", "Remove up to 2 **Minor Damage**", "Remove up to 3 **Minor Damage**")
+TEXT_EDIT = ("cards/missions.yaml", "Simple, right?", "Easy enough, right?")  # a valid edit (tests/mutations/)
 NUMBER_EDIT = ("cards/enemies.yaml", "    initiative: 1\n", "    initiative: 2\n")  # the first enemy card
 
 
@@ -48,16 +48,17 @@ def test_diff_names_both_changes_word_by_word(versions, tmp_path):
     assert done.returncode == 0, done.stderr
     enemy = _first_enemy(new)
     assert "2 changed, 2 to reprint" in done.stdout
-    assert "changed card 'first-aid-kit' (First Aid Kit) in bombing-run" in done.stdout
-    assert "text: Remove up to [-2-]{+3+} **Minor Damage**" in done.stdout
+    assert "changed card 'milk-run' (Operation: Milk Run) in missions" in done.stdout
+    assert "briefing: Your mission couldn't be easier." in done.stdout
+    assert "without being shot from the sky. [-Simple,-]{+Easy enough,+} right?" in done.stdout
     assert f"changed card '{enemy}'" in done.stdout and "initiative: 1 → 2" in done.stdout
-    assert "Remove up to ~~2~~**3**" in md.read_text("utf-8")
+    assert "~~Simple,~~**Easy enough,** right?" in md.read_text("utf-8")
     doc = json.loads(js.read_text("utf-8"))
     changed = {p["id"]: p for p in doc["pieces"]}
-    assert set(changed) == {"first-aid-kit", enemy}
-    assert changed["first-aid-kit"]["drawn"] == ["front"]  # the back did not change
-    words = changed["first-aid-kit"]["fields"][0]["words"]
-    assert ["-", "2"] in words and ["+", "3"] in words
+    assert set(changed) == {"milk-run", enemy}
+    assert changed["milk-run"]["drawn"] == ["front"]  # the target side (its back) did not change
+    words = changed["milk-run"]["fields"][0]["words"]
+    assert ["-", "Simple,"] in words and ["+", "Easy enough,"] in words
     assert {f["name"] for f in changed[enemy]["fields"]} == {"initiative"}
 
 
@@ -88,7 +89,7 @@ def test_diff_of_two_git_revisions(tmp_path):
     done = cardforge("diff", "HEAD~1", "HEAD", "--game", "content/bomber-boys", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "HEAD~1 → HEAD: 1 changed, 1 to reprint" in done.stdout
-    assert "first-aid-kit" in done.stdout
+    assert "milk-run" in done.stdout
     done = cardforge("diff", "content/bomber-boys@HEAD~1", "content/bomber-boys", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "2 changed, 2 to reprint" in done.stdout
@@ -125,7 +126,7 @@ def test_two_builds_compared_from_their_manifests_alone(versions, tmp_path):
     done = cardforge("diff", *manifests, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "2 changed, 2 to reprint" in done.stdout
-    assert "changed card 'first-aid-kit' in bombing-run\n      drawing changed (front)\n" in done.stdout
+    assert "changed card 'milk-run' in missions\n      drawing changed (front)\n" in done.stdout
     assert f"changed card '{_first_enemy(new)}'" in done.stdout
     mixed = cardforge("diff", manifests[0], new, cwd=tmp_path)
     assert mixed.returncode == 2 and "compare two manifests" in mixed.stderr
@@ -148,24 +149,25 @@ def test_errata_pdf_holds_exactly_the_changed_cards_front_and_back(versions, tmp
         manifest = json.loads(pdf.with_suffix(".manifest.json").read_text("utf-8"))
         records = manifest["cards"]
         assert sorted({(r["card"], r["side"]) for r in records}) == sorted(
-            {("first-aid-kit", "front"), ("first-aid-kit", "back"), (enemy, "front"), (enemy, "back")})
+            {("milk-run", "front"), ("milk-run", "back"), (enemy, "front"), (enemy, "back")})
         texts = _page_texts(pdf)
         # The changelog first, naming both changes as a player reads them.
-        assert "ERRATA" in texts[0] and "First Aid Kit" in texts[0]
-        assert 'Remove up to 3 (was "2") Minor Damage' in " ".join(texts[0].split())
+        assert "ERRATA" in texts[0] and "Operation: Milk Run" in texts[0]
+        assert 'from the sky. Easy enough, (was "Simple,") right?' in " ".join(texts[0].split())
         assert "initiative: 2 (was 1)" in " ".join(texts[0].split())
         assert texts[1].strip() == "" or "intentionally" in texts[1].lower()  # the changelog's blank back
-        fronts = {r["page"] for r in records if r["side"] == "front"}
-        backs = {r["page"] for r in records if r["side"] == "back"}
-        assert len(fronts) == 1 and backs == {min(fronts) + 1}  # backs on the other side of the same sheet
-        front_text = texts[min(fronts) - 1]
-        assert "FIRST AID KIT" in front_text and "Remove up to 3" in " ".join(front_text.split())
-        assert "LUCKY COIN" not in front_text and "FLAK JACKET" not in front_text
+        # Each deck's fronts, and their backs on the other side of the same sheet.
+        for card in ("milk-run", enemy):
+            front = next(r["page"] for r in records if r["card"] == card and r["side"] == "front")
+            back = next(r["page"] for r in records if r["card"] == card and r["side"] == "back")
+            assert back == front + 1 and front % 2 == 1
+        front_text = " ".join(" ".join(texts[r["page"] - 1].split()) for r in records if r["side"] == "front")
+        assert "Easy enough, right?" in front_text and "MILK RUN" in front_text.upper()
+        assert "LUCKY COIN" not in front_text and "NIGHTWING" not in front_text.upper()
         # Each reprinted front carries the version mark (game.yaml version: "PnP 2020-12-04").
         assert front_text.count("PnP 2020-12-04") == 2
-        assert len(texts) == 4
     md = (folder / "bomber-boys-changelog.md").read_text("utf-8")
-    assert "Remove up to ~~2~~**3**" in md and "initiative: 1 → 2" in md
+    assert "~~Simple,~~**Easy enough,** right?" in md and "initiative: 1 → 2" in md
     assert (out / "bomber-boys" / "errata").is_dir() and not (out / "bomber-boys" / "bomber-boys-kit-a4.pdf").exists()
 
 
