@@ -6,7 +6,9 @@ diagnostics.  Nothing is renamed into place by a worker: the parent holds every 
 (lock.py) and swaps a game's folder (replace.py) only when every job of that game succeeded, so
 a failed or killed build still leaves the previous output untouched.  Jobs are independent and
 deterministic, so the files are byte-identical to a serial build's.  Workers die with the
-parent (Linux: PR_SET_PDEATHSIG), so a killed build leaves no orphan drawing on.
+parent (Linux: PR_SET_PDEATHSIG), so a killed build leaves no orphan drawing on.  On Ctrl+C the
+workers, which ignore SIGINT (interrupt.py), are killed and waited for at once, instead of the
+pool's shutdown waiting for every running job; then the staging folders are removed.
 """
 from __future__ import annotations
 
