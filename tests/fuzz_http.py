@@ -219,8 +219,21 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+MEMORY = 3 << 30  # the server's address space: a machine with little memory, or a container's limit
+
+
+def _limit_memory() -> None:
+    try:
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
 class Server:
-    """`cardforge serve` of content/tiny under `root`, as a user starts it; its stderr in serve.log."""
+    """`cardforge serve` of content/tiny under `root`, as a user starts it, with MEMORY of address
+    space (each thread's stack takes 8 MB of it: a thread per connection would run out after a few
+    hundred); its stderr in serve.log."""
 
     def __init__(self, root: Path):
         self.root = root
@@ -230,7 +243,7 @@ class Server:
         self.out = root / "out" / "tiny"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "cardforge", "serve", "content/tiny", "--port", str(self.port), "--out", "out"],
-            cwd=str(root), stdout=subprocess.DEVNULL, stderr=self.log.open("w"))
+            cwd=str(root), stdout=subprocess.DEVNULL, stderr=self.log.open("w"), preexec_fn=_limit_memory)
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             try:
