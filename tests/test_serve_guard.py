@@ -129,3 +129,30 @@ def test_fuzzed_requests_get_an_answer_or_a_close_and_never_a_traceback(server):
     log = server.log.read_text()
     assert "Traceback" not in log and "Error" not in log, log[-2000:]
     assert server.process.poll() is None
+
+
+def test_many_open_event_streams_make_room_for_a_new_page(server):
+    """Tabs left open each hold an event stream; past the cap the oldest is closed (its page's
+    EventSource reconnects by itself), and a new page still loads at once."""
+    streams = []
+    try:
+        for _ in range(70):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+            sock.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
+            assert sock.recv(200).startswith(b"HTTP/1.0 200")
+            streams.append(sock)
+        assert _timed_get(server, "/") < 1.0
+        oldest = streams[0]
+        oldest.settimeout(3)
+        received = b""
+        while chunk := oldest.recv(4096):  # the rest of its stream, then the end
+            received += chunk
+        newest = streams[-1]
+        newest.settimeout(1.5)
+        try:
+            assert newest.recv(4096) != b"", "the newest stream was closed"
+        except socket.timeout:
+            pass  # still open, waiting for the next change
+    finally:
+        for sock in streams:
+            sock.close()
