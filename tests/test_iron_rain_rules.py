@@ -331,6 +331,25 @@ CASES = {
          ("cards/war-bonds.yaml", "    value: 4\n", "    value: 2\n", None, -1)],
         lambda g: [_e(loc(g, "rules.yaml", 'assert: "count(values_) >= 2"', '"'), "IR-WAR-BOND-KINDS",
                       "every War Bond of the War Bond deck has the value 2; the deck has War Bonds of different amounts")]),
+    "IR-TARGET-SIDES": (
+        [("cards/targets.yaml", "    nation: british\n    attacker: german\n    year: 1939\n",
+          "    nation: british\n    attacker: british\n    year: 1939\n")],
+        lambda g: [_e(loc(g, "cards/targets.yaml", "attacker: british", "british", after="id: rosyth-1939"),
+                      "IR-TARGET-SIDES", "Firth of Forth ('rosyth-1939') is a British target attacked by British bombers: "
+                      "a target is attacked by the other side (German or Italian bombers)")]),
+    "IR-SAMPLE-TARGET": (
+        [("cards/targets.yaml", "raid_date: '1943-08-01'", "raid_date: '1943-08-02'")],
+        lambda g: [_e(loc(g, "cards/targets.yaml", "raid_date: '1943-08-02'", "'"), "IR-SAMPLE-TARGET",
+                      "the rulebook's sample target was bombed on 8/1/1943 (1943-08-01), not 1943-08-02")]),
+    "IR-LEADER-TABLED": (
+        [("cards/homeland-leaders.yaml", "    tabled: true\n", "    tabled: false\n")],
+        lambda g: [_e(loc(g, "cards/homeland-leaders.yaml", "tabled: false", "false"), "IR-LEADER-TABLED",
+                      "Hugh Dowding is a leader or ace (A.1-A.8), and every one of them is Tabled")]),
+    "IR-HAND-SIZE": (
+        [("game.yaml", 'detail: "Draw up to 5; discard down to 5.', 'detail: "Draw up to 6; discard down to 5.')],
+        lambda g: [_e(loc(g, "game.yaml", 'detail: "Draw up to 6', '"Draw'), "IR-HAND-SIZE",
+                      "'Draw up to 6; discard down to 5. An empty draw pile: shuffle your discards (a new Campaign).': "
+                      "the hand is 5 cards (5.7-5.9)")]),
     "IR-AIRBASE": (
         [("cards/homeland-bombers.yaml", "    nation: american\n", "    nation: italian\n", None, -1)],
         lambda g: [_e(loc(g, "rules.yaml", 'assert: "not missing"', '"'), "IR-AIRBASE",
