@@ -185,6 +185,7 @@ def _check_svg(source: Path | str, text: str) -> None:
 
 
 _drawings: dict[tuple, object] = {}
+PICTURE_FORM = "picture"  # the name of a picture's form XObject starts with this
 
 
 def _stamp(source: Path | str) -> tuple | None:
@@ -291,15 +292,16 @@ class IconPainter:
         # On a measuring canvas (`check`) an icon is read once to prove it loads, in any colour.
         self.measuring = getattr(canvas, "measuring", False) is True
 
-    def _form(self, name: str, color: str) -> tuple[str, float, float]:
+    def _form(self, name: str, color: str, source: Path | None = None) -> tuple[str, float, float]:
         if self.measuring:
             color = "#000000"
         key = (name, color)
         if key not in self.forms and self.measuring:
-            self.forms[key] = ("", *icon_size(self.library.sources[name]))
+            self.forms[key] = ("", *icon_size(source if source is not None else self.library.sources[name]))
         if key not in self.forms:
-            drawing = _drawing(self.library.sources[name], color)
-            form = f"icon{len(self.forms)}"
+            drawing = _drawing(source if source is not None else self.library.sources[name], color)
+            # A picture (an SVG image frame) is no icon: the verifier counts only the icons.
+            form = f"{PICTURE_FORM if source is not None else 'icon'}{len(self.forms)}"
             c = self.canvas
             c.beginForm(form, 0, 0, drawing.width, drawing.height)
             _svg_tools()[1].draw(drawing, c, 0, 0)
@@ -307,10 +309,16 @@ class IconPainter:
             self.forms[key] = (form, drawing.width, drawing.height)
         return self.forms[key]
 
-    def draw(self, name: str, x: float, y: float, width: float, height: float, color: str = "#000000") -> None:
-        """Draw icon `name` fitted (aspect kept, centred) into the box with lower-left (x, y)."""
-        form, w, h = self._form(name, color)
+    def draw(self, name: str, x: float, y: float, width: float, height: float, color: str = "#000000",
+             fit: str = "contain", source: Path | None = None) -> None:
+        """Draw icon `name` into the box with lower-left (x, y), centred: `contain` fits it whole with
+        its aspect kept, `cover` fills the box (clipped to it), `stretch` fills it exactly.  `source`
+        is an SVG file drawn as a picture (an image frame), with the same checks as an icon."""
+        form, w, h = self._form(name, color, source)
         if self.measuring:
+            return
+        if fit != "contain":  # a picture that fills its frame: rare, drawn the plain way
+            self._draw_filling(form, w, h, x, y, width, height, fit)
             return
         scale = min(width / w, height / h)
         # What saveState, translate, scale, doForm and restoreState write, without their bookkeeping
@@ -321,3 +329,20 @@ class IconPainter:
         e, f = map(float, fp_str(x + (width - w * scale) / 2, y + (height - h * scale) / 2).split())
         c._code += ["q", f"{fp_str(scale, 0, 0, scale, e, f)} cm", f"/{c._doc.getXObjectName(form)} Do", "Q"]
         c._formsinuse.append(form)
+
+    def _draw_filling(self, form: str, w: float, h: float, x: float, y: float, width: float, height: float,
+                      fit: str) -> None:
+        """A form scaled to fill the box: `stretch` exactly, `cover` with its aspect kept, clipped."""
+        c = self.canvas
+        c.saveState()
+        if fit == "stretch":
+            sx, sy = width / w, height / h
+        else:
+            sx = sy = max(width / w, height / h)
+            box = c.beginPath()
+            box.rect(x, y, width, height)
+            c.clipPath(box, stroke=0, fill=0)
+        c.translate(x + (width - w * sx) / 2, y + (height - h * sy) / 2)
+        c.scale(sx, sy)
+        c.doForm(form)
+        c.restoreState()

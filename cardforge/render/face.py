@@ -519,8 +519,12 @@ class CardRenderer:
         if not path.is_file():
             raise RenderError("E-MISSING-IMAGE", f"image '{src}' does not exist",
                               help=f"add the file at {Path(self.game.root.name) / src}, or fix the name")
-        _check_pixels(path, src)
         fit = frame.props["fit"]
+        if path.suffix.lower() == ".svg":  # a vector picture (a map): drawn and checked like an icon
+            self.painter.draw(f"image:{src}", x, y, w, h, fit=fit, source=path)
+            record["image"] = src
+            return
+        _check_pixels(path, src)
         c = self.canvas
         try:
             if fit == "stretch":

@@ -9,6 +9,10 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
+from ..layout.icons import PICTURE_FORM
+
+PICTURES = f"FormXob.{PICTURE_FORM}"  # reportlab's name of a picture's form XObject (layout/icons.py)
+
 
 _NUM = rb"[-+]?(?:\d+\.?\d*|\.\d+)"
 # One token per operator together with the numbers and names written before it (the common
@@ -363,7 +367,7 @@ class PageReader:
                     elif op == b"Do":
                         form_name = operands[-1][1:].decode("latin-1")
                         form = self.forms.get(form_name)
-                        if form is not None:
+                        if form is not None and not form_name.startswith(PICTURES):  # icons only
                             bbox, matrix, _ = form
                             m = _mul(matrix, ctm)
                             xs, ys = zip(*(_apply(m, x, y) for x, y in ((bbox[0], bbox[1]), (bbox[2], bbox[1]),
