@@ -135,7 +135,7 @@ CASES = {
                  (C + "axis-planes.yaml", "id: me109g", "Me109E"), "error"),
     "BA-TARGETS": ([(D, "type: military", "type: economic", "name: Regensburg")],
                    (D, "name: Regensburg", "economic"), "error"),
-    "BA-TARGET-COUNT": ([(D, "        - {name: Munich, type: political, key: false, flak: 1, vp: 1, bp_loss: 0, surrender: true, x: 108mm, y: 258mm,\n           authored: true}\n", "")],
+    "BA-TARGET-COUNT": ([(D, "        - {name: Munich, type: political, key: false, flak: 1, vp: 1, bp_loss: 0, surrender: true, x: 88mm, y: 258mm, lon: 11.58, lat: 48.14,\n           authored: true}\n", "")],
                         (D, "- {name: Bremerhaven", "-"), "error"),
     "BA-KEY-TARGETS": ([(D, "key: false", "key: true", "name: Hamburg")],
                        (D, "name: Hamburg", "true, flak"), "error"),
@@ -295,10 +295,11 @@ def test_nine_target_squares_read_back_from_the_pdf(display):
                 (round(4 + float(target["x"][:-2]), 1), round(4 + float(target["y"][:-2]), 1))
             assert (w, h) == (72.0, 104.0)
             pt = 72 / 25.4
-            # Colour by type: a filled rectangle exactly there, in the type's colour.
-            fills = [r for r in page.rects if r["fill"] and abs(r["x0"] - x * pt) < 1 and abs(r["x1"] - (x + w) * pt) < 1
-                     and abs(r["bottom"] - (ph - y * pt)) < 1 and abs(r["top"] - (ph - (y + h) * pt)) < 1]
-            colours = {tuple(round(c * 255) for c in r["non_stroking_color"]) for r in fills}
+            # Colour by type: a rectangle exactly there, outlined in the type's colour (its slot is open
+            # on the map).
+            frames = [r for r in page.rects if r["stroke"] and abs(r["x0"] - x * pt) < 1 and abs(r["x1"] - (x + w) * pt) < 1
+                      and abs(r["bottom"] - (ph - y * pt)) < 1 and abs(r["top"] - (ph - (y + h) * pt)) < 1]
+            colours = {tuple(round(c * 255) for c in r["stroking_color"]) for r in frames}
             assert COLOURS[target["type"]] in colours, (target["name"], colours)
             # Name: the text printed in the name frame's box.
             _, _, name = next(f for f in _frames(manifest, f"targets[{i}].name") if f[0] == number)

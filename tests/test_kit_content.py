@@ -123,3 +123,51 @@ def test_alignment_marks_cover_no_printed_text(kits, game, paper):
                 under = [ch["text"] for ch in page.chars if ch["text"].strip() and ch["x1"] > cx - reach
                          and ch["x0"] < cx + reach and ch["bottom"] > top and ch["top"] < bottom]
                 assert not under, f"page {tile['page']}: the cross at {cx / MM:.1f}, {cy / MM:.1f} mm covers {''.join(under)!r}"
+
+
+def _pixel(pdf_path: Path, page_number: int, x_mm: float, y_mm: float, dpi: int = 50) -> tuple[int, int, int]:
+    """The colour printed at (x, y) mm from a page's lower-left corner, rasterised by PDFium."""
+    import pypdfium2 as pdfium
+    document = pdfium.PdfDocument(str(pdf_path))
+    page = document[page_number - 1]
+    image = page.render(scale=dpi / 72).to_pil().convert("RGB")
+    height_mm = page.get_height() / MM
+    return image.getpixel((round(x_mm / 25.4 * dpi), round((height_mm - y_mm) / 25.4 * dpi)))
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_target_display_is_a_map_with_each_city_where_it_lies(kits, paper):
+    """The Target Display shows Natural Earth's coastlines: open sea off the German coast, land around
+    the cities, and a dot for each target city at its longitude and latitude (the layout's scale)."""
+    pdf_path, manifest = _kit(kits, "bombs-away", paper)
+    board = yaml.safe_load((CONTENT / "bombs-away" / "game.yaml").read_text("utf-8"))["boards"][0]["data"]
+    tiles = [b for b in manifest["boards"] if b["board"] == "target-display"]
+    assert all(any(f.get("image") == "images/europe-map.svg" for f in t["frames"]) for t in tiles)
+
+    def printed(lon: float, lat: float):
+        """The colour at a place of the map, on a tile that shows it (away from the tile's edges)."""
+        x, y = (lon - 5.5) * 22.656, (56.8 - lat) * 36  # mm from the board's top-left (the layout's scale)
+        for tile in tiles:
+            tx, ty, tw, th = tile["trim"]
+            px, py = tx + x, ty + th - y
+            ox, oy = tile["tile"]["origin"] if "tile" in tile else (tx, ty)
+            wx, wy, ww, wh = tile["tile"]["window"] if "tile" in tile else (0, 0, tw, th)
+            if ox + 5 < px < ox + ww - 5 and oy + 5 < py < oy + wh - 5:
+                return _pixel(pdf_path, tile["page"], px, py)
+        raise AssertionError(f"no tile shows {lon}, {lat}")
+
+    sea, land = (0xcf, 0xdd, 0xe6), (0xef, 0xe9, 0xd8)
+    assert printed(6.0, 55.5) == sea  # the North Sea, west of Jutland
+    assert printed(9.2, 56.3) == land  # Jutland
+    assert printed(9.4, 51.2) == land  # by Kassel, between the Ruhr and Schweinfurt squares
+    cities = {}
+    for tile in tiles:
+        for frame in tile["frames"]:
+            if frame["name"].startswith("cities[") and frame["name"].endswith("].dot") or frame["name"].endswith("].dot-left"):
+                index = int(frame["name"].split("[")[1].split("]")[0])
+                x, y, w, h = frame["box"]
+                cities[index] = (x + w / 2 - tile["trim"][0], tile["trim"][1] + tile["trim"][3] - (y + h / 2))
+    on_map = [t for t in board["targets"] if t["lon"] < 16.3]
+    assert len(cities) == len(on_map) == 8
+    for index, target in enumerate(on_map):
+        assert cities[index] == pytest.approx(((target["lon"] - 5.5) * 22.656, (56.8 - target["lat"]) * 36), abs=0.05)
