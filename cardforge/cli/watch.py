@@ -19,7 +19,7 @@ def add(sub) -> None:
     w.add_argument("--out", help="output folder (default: build/)")
     w.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics format")
     w.add_argument("--jobs", "-j", type=int, default=1, help=argparse.SUPPRESS)
-    w.set_defaults(func=run, flip="long", back_offset=None, imposition="bleed", target="kit")
+    w.set_defaults(func=run, flip="long", back_offset=None, imposition="bleed", target="kit", errata=None)
 
 
 def run(args) -> int:
