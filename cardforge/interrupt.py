@@ -55,7 +55,8 @@ def in_child() -> None:
     """In a worker process, first thing: ignore Ctrl+C, unwind on SIGTERM."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _terminated)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by held() in the parent
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by held() in the parent
 
 
 @contextmanager
@@ -63,6 +64,9 @@ def held() -> Iterator[None]:
     """Around the start of child processes: Ctrl+C is held back in this thread, so that a forked
     child starts with it blocked and unblocks it only once it ignores it (in_child); one that comes
     meanwhile reaches this process when the block ends."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks (and no fork)
+        yield
+        return
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
