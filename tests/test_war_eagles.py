@@ -408,3 +408,16 @@ def test_view_quantity_field_must_exist(game, capsys, monkeypatch):
     code, lines = check_copy(game, capsys, monkeypatch)
     assert f"{loc(game, 'game.yaml', 'quantity: tile', 'tile')}: error[E-VIEW]: deck 'unit-tiles' takes its quantity " \
            "from field 'tile', which deck 'units' does not have" in lines
+
+
+def test_scenario_lists_are_sets_against_the_facts(game, capsys, monkeypatch):
+    """compare `unordered:` the Allies' nations and zone list in another order are the rulebook's; a
+    nation added is not, and is reported at the content's list."""
+    edit(game, SCEN, "zones: [Midway Islands, Port Moresby, Singapore,", "zones: [Singapore, Port Moresby, Midway Islands,")
+    edit(game, SCEN, "      nations: [UK, US]\n      zone_nations: [UK, US]\n      zones: [Landing Beach",
+         "      nations: [US, UK, SU]\n      zone_nations: [US, UK]\n      zones: [Landing Beach")
+    code, lines = check_copy(game, capsys, monkeypatch)
+    facts = [line for line in lines if "[WE-FACT-SCENARIOS]" in line]
+    assert facts == [f"{loc(game, SCEN, 'nations: [US, UK, SU]', '[')}: error[WE-FACT-SCENARIOS]: table 'scenarios': "
+                     "scenario 'western-europe': allied.nations is ['US', 'UK', 'SU'], but the rulebook says "
+                     "['UK', 'US']"], lines

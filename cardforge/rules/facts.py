@@ -112,7 +112,8 @@ def _compile_compare(rules, pointer: str, spec: dict, facts: dict) -> None:
                       help=_guess(key, names) + f"fields: {', '.join(sorted(names)) or 'none (plain values)'}")
         return
     fields = spec.get("fields")
-    wanted = (list(fields) if fields is not None else []) + list(spec.get("contains") or [])
+    wanted = (list(fields) if fields is not None else []) + list(spec.get("contains") or []) + list(
+        spec.get("unordered") or [])
     for name in wanted:
         if name not in names:
             rules.problem("E-RULES-FIELD", f"fact '{spec['fact']}' has no field '{name}'", pointer + "/fields",
@@ -190,7 +191,11 @@ class _Source:
         return self.game.doc.pos("/decks")
 
 
-def _norm(value: Any) -> Any:
+def _norm(value: Any, unordered: bool = False) -> Any:
+    """A value as compared: numbers as floats, text with its spaces and dashes evened out; a list in
+    order, or (`unordered`: a set the content writes as a list) sorted."""
+    if unordered and isinstance(value, list):
+        return tuple(sorted((_norm(v) for v in value), key=repr))
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, (int, float)):
@@ -329,6 +334,7 @@ def _compare_row(fact_row, row, index, name, source, spec, plain, mapping, key, 
             if str(_norm(fact_row[field])).casefold() not in str(_norm(got)).casefold():
                 emit(f"{source.what}: {name}: {path} is {_show(got)}, which does not say "
                      f"{_show(fact_row[field])} as the rulebook does", source.pos(index, path), _row_section(fact_row))
-        elif _norm(got) != _norm(fact_row[field]):
+        elif _norm(got, field in (spec.get("unordered") or [])) != _norm(fact_row[field], field in (
+                spec.get("unordered") or [])):
             emit(f"{source.what}: {name}: {path} is {_show(got)}, but the rulebook says {_show(fact_row[field])}",
                  source.pos(index, path), _row_section(fact_row))
