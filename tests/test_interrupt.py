@@ -140,3 +140,25 @@ def test_ctrl_c_stops_serve_and_its_pdf_builder_and_keeps_the_old_pdfs(tmp_path)
     assert _without_locks(_tree(out)) == _without_locks(before)
     assert sorted(p.name for p in out.iterdir() if not p.name.endswith(".cardforge.lock")) == ["bomber-boys"]
 
+
+
+@pytest.mark.parametrize("command", [["build", "--jobs", "1"], ["export", "png"]])
+def test_ctrl_c_while_a_command_writes_its_staging_folder_removes_it(tmp_path, command):
+    """A serial build and an export, interrupted while they write: the staging folder goes."""
+    out = tmp_path / "out"
+    _old_output(out / "bomber-boys", ["bomber-boys-kit-a4.pdf"])
+    before = _tree(out)
+    target = out / "bomber-boys" / "png" if command[0] == "export" else out
+    process = _start([*command, str(REPO / "content" / "bomber-boys"), "--layouts", str(REPO / "layouts"),
+                      "--out", str(target)], tmp_path, tmp_path / "stderr.txt")
+    deadline = time.monotonic() + 60
+    while not any(".cardforge-stage-" in p.name for p in out.rglob("*")):  # writing has begun
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.5)
+    assert process.poll() is None, "the command ended before it could be interrupted"
+    seconds, stderr = _interrupt(process)
+    assert process.returncode == 130 and stderr.strip().splitlines() == ["interrupted"], stderr
+    assert seconds < 1.0
+    assert _without_locks(_tree(out)) == _without_locks(before)
+    assert not [p for p in out.rglob("*") if ".cardforge-stage-" in p.name or p.name.endswith(".tmp")]
