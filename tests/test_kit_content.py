@@ -171,3 +171,53 @@ def test_target_display_is_a_map_with_each_city_where_it_lies(kits, paper):
     assert len(cities) == len(on_map) == 8
     for index, target in enumerate(on_map):
         assert cities[index] == pytest.approx(((target["lon"] - 5.5) * 22.656, (56.8 - target["lat"]) * 36), abs=0.05)
+
+
+SILHOUETTES = {"tracked": "sr-tracked", "wheeled": "sr-wheeled", "hover": "sr-hover", "bunker": "sr-bunker",
+               "helicopter": "sr-helicopter", "vtol": "sr-vtol", "fast-mover": "sr-fast-mover", "infantry": "sr-infantry"}
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_steel_rain_record_cards_show_the_silhouette_of_their_class(kits, paper):
+    """Each record card carries its unit's silhouette: ground vehicles by propulsion, the others by
+    class (the verifier proved the icons the manifest records are the ones in the PDF)."""
+    designs = {}
+    for name in ("vehicles", "air", "special"):
+        for card in yaml.safe_load((CONTENT / "steel-rain" / "cards" / f"{name}.yaml").read_text("utf-8"))["cards"]:
+            designs[card["id"]] = card["propulsion"] if card["class"] == "ground" else card["class"]
+    _, manifest = _kit(kits, "steel-rain", paper)
+    records = [r for r in manifest["cards"] if r["deck"] == "designs" and r["side"] == "front"]
+    assert records
+    for record in records:
+        frame = next(f for f in record["frames"] if f["name"] == "silhouette")
+        assert frame["icons"] == {SILHOUETTES[designs[record["card"]]]: 1}, record["card"]
+    assert {SILHOUETTES[kind] for kind in designs.values()} == set(SILHOUETTES.values())
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_steel_rain_markers_name_their_kind_and_side(kits, paper):
+    """A marker cut out of its sheet still says what it is and whose it is: blips, fire markers and
+    drones print their kind and RED or BLUE; chits of one side say which."""
+    pdf, manifest = _kit(kits, "steel-rain", paper)
+    records = [r for r in manifest["tokens"] if r["side"] == "front"]
+    texts = _card_texts(pdf, records)
+    for deck, kind, count in (("blips", "BLIP", 30), ("fire-markers", "FIRE", 16), ("drones", "DRONE", 16)):
+        printed = [texts[(r["card"], r["copy"])] for r in records if r["deck"] == deck]
+        assert len(printed) == 2 * count
+        assert all(kind in t for t in printed), (deck, printed[:3])
+        assert sum("RED" in t for t in printed) == sum("BLUE" in t for t in printed) == count, deck
+    sided = [texts[(r["card"], r["copy"])] for r in records if r["card"] in ("adjusted", "reentry")]
+    assert sided and all(("RED SIDE" in t) != ("BLUE SIDE" in t) for t in sided)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_template_names_itself_inside_its_cut_line(kits, paper):
+    """The caption under a template is cut away with the paper round it: the piece's own name is
+    printed inside its outline."""
+    pdf_path, manifest = _kit(kits, "steel-rain", paper)
+    game = yaml.safe_load((CONTENT / "steel-rain" / "game.yaml").read_text("utf-8"))
+    names = {t["id"]: t.get("label") or t["name"].split(" (")[0] for t in game["templates"]}
+    with pdfplumber.open(pdf_path) as pdf:
+        for record in manifest["templates"]:
+            text = text_in_box(pdf.pages[record["page"] - 1], record["outline"])
+            assert names[record["template"]] in text, (record["template"], text[:80])

@@ -9,6 +9,7 @@ in the manifest with the size the data gives, so that verify/outlines.py can mea
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -133,7 +134,7 @@ def draw_item(writer: "Writer", item: Item, page: int) -> None:
         c.drawPath(path, stroke=0, fill=1)
     c.setFillColorRGB(0.15, 0.15, 0.15)
     inner = {"grid": _grid, "strip": _strip, "ruler": _ruler, "rose": _rose, "wedge": _wedge,
-             "circle": _centre, "rect": _boxes}.get(shape)
+             "circle": _centre, "rect": _plain}.get(shape)
     if inner:
         inner(c, item)
     # The cut line, last and on top: one path, one colour.
@@ -174,7 +175,7 @@ def _fit(text: str, width: float, size: float, minimum: float = 6.0, bold: bool 
 
 def _caption(c, item: Item) -> None:
     piece = item.piece
-    label = piece.spec.get("label", piece.name)
+    label = piece.name  # the whole name under the piece; its `label` is printed on it (_name)
     text = f"{label} · {piece.dimension}"
     if item.segments > 1:
         text = f"{label} · part {item.segment} of {item.segments} ({mm(item.offset) / 10:g}–" \
@@ -188,6 +189,16 @@ def _caption(c, item: Item) -> None:
             return
 
 
+def _name(c, item: Item, x: float, y: float, width: float) -> None:
+    """The piece's name inside its cut line, centred on (x, y), so a cut piece still says what it is:
+    its label, or its name without a closing remark in brackets."""
+    spec = item.piece.spec
+    name = spec.get("label") or re.sub(r"\s*\([^)]*\)$", "", item.piece.name)
+    size = _fit(name, width, 7.5, bold=True)
+    if size:
+        _text(c, name, x, y - size / 3, size, bold=True)
+
+
 def _centre(c, item: Item) -> None:
     cx, cy = item.x + item.width / 2, item.y + item.height / 2
     arm = min(2 * MM, item.width / 8)
@@ -196,6 +207,13 @@ def _centre(c, item: Item) -> None:
     size = _fit(item.piece.dimension, item.width * 0.8, 7)
     if size:
         _text(c, item.piece.dimension, cx, cy - arm - size, size)
+    _name(c, item, cx, cy + arm + 3 * MM, item.width * 0.75)
+    _boxes(c, item)
+
+
+def _plain(c, item: Item) -> None:
+    """A plain rectangle (smoke): its name in the middle, and its tick boxes."""
+    _name(c, item, item.x + item.width / 2, item.y + item.height / 2, item.width * 0.9)
     _boxes(c, item)
 
 
@@ -224,6 +242,7 @@ def _grid(c, item: Item) -> None:
     for col in range(spec["cols"]):
         for row in range(spec["rows"]):
             _boxes(c, item, item.x + col * cell, item.y + row * cell, cell)
+    _name(c, item, item.x + item.width / 2, item.y + item.height - cell / 2, item.width * 0.9)
 
 
 def _graduate(c, item: Item, step: float, along_top: bool, along_bottom: bool, label_every: int | None = 1) -> None:
@@ -284,6 +303,7 @@ def _ruler(c, item: Item) -> None:
             path.close()
             c.drawPath(path, stroke=0, fill=1)
     _joins(c, item)
+    _name(c, item, item.x + item.width / 2, item.y + item.height * 0.52, item.width / 3)
 
 
 def _joins(c, item: Item) -> None:
@@ -305,6 +325,8 @@ def _wedge(c, item: Item) -> None:
     c.setDash()
     _text(c, item.piece.dimension, ax, ay + radius * 0.55, 6.5)
     _text(c, "heading", ax, ay + radius * 0.55 - 8, 6)
+    half = radius * 0.75 * math.sin(math.radians(float(spec["angle"]) / 2))  # the wedge's half-width there
+    _name(c, item, ax, ay + radius * 0.75, 2 * half * 0.9)
 
 
 def _rose(c, item: Item) -> None:
@@ -324,3 +346,5 @@ def _rose(c, item: Item) -> None:
             c.line(px - dy * 1.2 * MM, py + dx * 1.2 * MM, px + dy * 1.2 * MM, py - dx * 1.2 * MM)
             _text(c, f"{mm(m) / 10:g}", px + dy * 2.6 * MM, py - dx * 2.6 * MM - 2, 6)
         _text(c, name, cx + dx * (reach + 3 * MM), cy + dy * (reach + 3 * MM) - 2.5, 7, bold=True)
+    theta, radius = math.radians(-67.5), item.width / 2  # between the S and SE arms, clear of both
+    _name(c, item, cx + math.cos(theta) * radius * 0.62, cy + math.sin(theta) * radius * 0.62, radius * 0.45)
