@@ -20,6 +20,7 @@ bench/fuzz.py runs more (`--http N`).
 from __future__ import annotations
 
 import json
+import os
 import random
 import selectors
 import socket
@@ -243,7 +244,10 @@ class Server:
         self.out = root / "out" / "tiny"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "cardforge", "serve", "content/tiny", "--port", str(self.port), "--out", "out"],
-            cwd=str(root), stdout=subprocess.DEVNULL, stderr=self.log.open("w"), preexec_fn=_limit_memory)
+            cwd=str(root), stdout=subprocess.DEVNULL, stderr=self.log.open("w"), preexec_fn=_limit_memory,
+            # malloc reserves 64 MB of address space per arena, up to 8 arenas per core: a fixed
+            # number makes MEMORY mean the same on a machine with many cores
+            env=dict(os.environ, MALLOC_ARENA_MAX="4"))
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             try:
