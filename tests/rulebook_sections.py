@@ -10,7 +10,8 @@ Each rulebook marks its sections in its own way; a RULES.md row is named exactly
 - War Eagles: each heading line: a short line after a blank line that is no list item and ends in
   no sentence punctuation (GETTING STARTED, 1. Flip a Coin, Units, Pacific Theater:);
 - Steel Rain: each entry of the Table of Contents (without its dots and page number), and each
-  titled table (a line ending in "Table": To Hit Table, Speed vs. Weight Table).
+  table the rulebook prints: a title line followed by tab-separated rows (To Hit Table), and the
+  untitled Turn Type Multiplier table.
 A section named twice in a rulebook has one row.
 """
 from __future__ import annotations
