@@ -127,15 +127,20 @@ class Result:
 
 # -- reading a suite file --------------------------------------------------------------------------
 
-def _edit(raw, where: str) -> Edit:
+def _mapping(raw, where: str, what: str, keys: set[str], strings: tuple[str, ...], empty_ok: tuple[str, ...]) -> None:
+    """A mapping of known keys whose `strings` are strings (not blank unless in `empty_ok`)."""
     if not isinstance(raw, dict):
-        raise SuiteError(f"{where}: an edit is a mapping with file, find, replace (and nth)")
-    unknown = set(raw) - EDIT_KEYS
+        raise SuiteError(f"{where}: {what} is a mapping")
+    unknown = set(raw) - keys
     if unknown:
-        raise SuiteError(f"{where}: unknown keys {sorted(unknown)}; an edit has {sorted(EDIT_KEYS)}")
-    for key in ("file", "find", "replace"):
-        if not isinstance(raw.get(key), str):
-            raise SuiteError(f"{where}: '{key}' must be a string")
+        raise SuiteError(f"{where}: unknown keys {sorted(unknown)}; {what} has {sorted(keys)}")
+    for key in strings:
+        if not isinstance(raw.get(key), str) or (key not in empty_ok and not raw[key].strip()):
+            raise SuiteError(f"{where}: '{key}' is required (a string)")
+
+
+def _edit(raw, where: str) -> Edit:
+    _mapping(raw, where, "an edit", EDIT_KEYS, ("file", "find", "replace"), ("find", "replace"))
     if not raw["find"]:
         raise SuiteError(f"{where}: 'find' is empty")
     if raw["find"] == raw["replace"]:
@@ -150,14 +155,7 @@ def _edit(raw, where: str) -> Edit:
 
 
 def _case(raw, where: str) -> Case:
-    if not isinstance(raw, dict):
-        raise SuiteError(f"{where}: a case is a mapping")
-    unknown = set(raw) - CASE_KEYS
-    if unknown:
-        raise SuiteError(f"{where}: unknown keys {sorted(unknown)}")
-    for key in ("id", "cite"):
-        if not isinstance(raw.get(key), str) or not raw[key].strip():
-            raise SuiteError(f"{where}: '{key}' is required (a string)")
+    _mapping(raw, where, "a case", CASE_KEYS, ("id", "cite"), ())
     where = f"{where} ('{raw['id']}')"
     if "edits" in raw:
         if set(raw) & EDIT_KEYS:

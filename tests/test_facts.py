@@ -2,6 +2,8 @@
 cell by cell: every finding is the exact headline a user sees, at the content's path:line:col."""
 from __future__ import annotations
 
+import pytest
+
 from conftest import check_copy, make_game
 
 GAME = """\
@@ -131,65 +133,56 @@ def test_content_that_matches_the_facts_is_clean(tmp_path, capsys, monkeypatch):
     assert (code, found) == (0, [])
 
 
-def test_a_changed_cell_is_reported_at_the_content_cell(tmp_path, capsys, monkeypatch):
-    code, found = _check(tmp_path, capsys, monkeypatch, game=GAME.replace("high: 9, result: Good Show",
-                                                                         "high: 8, result: Good Show"))
+# Each case: what the designer changed (in game.yaml, or in the crew cards) and the exact headlines.
+FINDINGS = {
+    "a changed cell, at the content's cell": (
+        {"game": ("high: 9, result: Good Show", "high: 8, result: Good Show")},
+        ["tiny/game.yaml:21:33: error[TT-SCORES]: table 'scores': band 'b': high is 8, but the rulebook says 9"]),
+    "a row no piece uses is still compared: dropped, it is missing": (
+        {"game": ("      - {band: c, low: 10, high: 10, result: Perfect Performance}\n", "")},
+        ["tiny/game.yaml:20:7: error[TT-SCORES]: table 'scores' has no band 'c'; the rulebook's table has it "
+         "(band: 'c', low: 10, high: 10, result: 'Perfect Performance')"]),
+    "a row the rulebook lacks": (
+        {"game": ("      - {band: c,", "      - {band: d, low: 11, high: 12, result: More}\n      - {band: c,")},
+        ["tiny/game.yaml:22:16: error[TT-SCORES]: table 'scores': band 'd' is not in the rulebook's table "
+         "('a', 'b', 'c')"]),
+    "a row given twice": (
+        {"game": ('        - {step: "3",', '        - {step: "2", text: "Allied Deploys Forces again"}\n'
+                                          '        - {step: "3",')},
+        ["tiny/game.yaml:32:18: error[TT-TURN]: board 'mat' sequence: step '2' is there twice (rows 2 and 3); the "
+         "rulebook has it once"]),
+    "the order of a sequence": (
+        {"game": ('        - {step: "1", text: "Axis Deploys Forces face down"}\n'
+                  '        - {step: "2", text: "Allied Deploys Forces face down"}\n',
+                  '        - {step: "2", text: "Allied Deploys Forces face down"}\n'
+                  '        - {step: "1", text: "Axis Deploys Forces face down"}\n')},
+        ["tiny/game.yaml:31:18: error[TT-TURN]: board 'mat' sequence: step '1' comes after step '2', but the "
+         "rulebook puts it before: '1', '2', '3'"]),
+    "printed text must contain the rulebook's words": (
+        {"game": ('"Allied Deploys Forces face down"', '"Allied Builds Forces"')},
+        ["tiny/game.yaml:31:29: error[TT-TURN]: board 'mat' sequence: step '2': text is 'Allied Builds Forces', "
+         "which does not say 'Allied Deploys Forces' as the rulebook does"]),
+    "the cards of a group, and a list in one card": (
+        {"crew": ("position: 3, steps: [draw, act, score]", "position: 4, steps: [draw, score, act]")},
+        ["tiny/cards/crew.yaml:2:41: error[TT-POSITIONS]: group 'crew': row 'Pilot': position is 4, but the "
+         "rulebook says 3",
+         "tiny/cards/crew.yaml:2:58: error[TT-PHASES]: card 'pilot' steps: phase 2 is 'score', but the rulebook "
+         "has 'act' there",
+         "tiny/cards/crew.yaml:2:65: error[TT-PHASES]: card 'pilot' steps: phase 3 is 'act', but the rulebook "
+         "has 'score' there"]),
+}
+
+
+@pytest.mark.parametrize("case", FINDINGS)
+def test_compare_reports_each_difference_at_the_content(case, tmp_path, capsys, monkeypatch):
+    edits, expected = FINDINGS[case]
+    texts = {"game": GAME, "crew": CREW}
+    for which, (old, new) in edits.items():
+        assert old in texts[which]
+        texts[which] = texts[which].replace(old, new)
+    code, found = _check(tmp_path, capsys, monkeypatch, game=texts["game"], crew=texts["crew"])
     assert code == 1
-    assert found == ["tiny/game.yaml:21:33: error[TT-SCORES]: table 'scores': band 'b': high is 8, but the "
-                     "rulebook says 9"]
-
-
-def test_a_row_no_piece_uses_is_still_compared_and_a_dropped_row_is_missing(tmp_path, capsys, monkeypatch):
-    game = GAME.replace("      - {band: c, low: 10, high: 10, result: Perfect Performance}\n", "")
-    code, found = _check(tmp_path, capsys, monkeypatch, game=game)
-    assert found == ["tiny/game.yaml:20:7: error[TT-SCORES]: table 'scores' has no band 'c'; the rulebook's table "
-                     "has it (band: 'c', low: 10, high: 10, result: 'Perfect Performance')"]
-
-
-def test_a_row_the_rulebook_lacks_and_a_repeated_row(tmp_path, capsys, monkeypatch):
-    game = GAME.replace("      - {band: c,", "      - {band: d, low: 11, high: 12, result: More}\n"
-                        "      - {band: b, low: 3, high: 9, result: Good Show}\n      - {band: c,")
-    code, found = _check(tmp_path, capsys, monkeypatch, game=game)
-    assert found[0] == ("tiny/game.yaml:22:16: error[TT-SCORES]: table 'scores': band 'd' is not in the rulebook's "
-                        "table ('a', 'b', 'c')")
-
-
-def test_a_row_given_twice(tmp_path, capsys, monkeypatch):
-    game = GAME.replace('        - {step: "3",', '        - {step: "2", text: "Allied Deploys Forces again"}\n'
-                        '        - {step: "3",')
-    code, found = _check(tmp_path, capsys, monkeypatch, game=game)
-    assert found == ["tiny/game.yaml:32:18: error[TT-TURN]: board 'mat' sequence: step '2' is there twice (rows 2 and "
-                     "3); the rulebook has it once"]
-
-
-def test_the_order_of_a_sequence(tmp_path, capsys, monkeypatch):
-    game = GAME.replace('        - {step: "1", text: "Axis Deploys Forces face down"}\n'
-                        '        - {step: "2", text: "Allied Deploys Forces face down"}\n',
-                        '        - {step: "2", text: "Allied Deploys Forces face down"}\n'
-                        '        - {step: "1", text: "Axis Deploys Forces face down"}\n')
-    code, found = _check(tmp_path, capsys, monkeypatch, game=game)
-    assert found == ["tiny/game.yaml:31:18: error[TT-TURN]: board 'mat' sequence: step '1' comes after step '2', "
-                     "but the rulebook puts it before: '1', '2', '3'"]
-
-
-def test_printed_text_must_contain_the_rulebook_words(tmp_path, capsys, monkeypatch):
-    game = GAME.replace('"Allied Deploys Forces face down"', '"Allied Builds Forces"')
-    code, found = _check(tmp_path, capsys, monkeypatch, game=game)
-    assert found == ["tiny/game.yaml:31:29: error[TT-TURN]: board 'mat' sequence: step '2': text is 'Allied Builds "
-                     "Forces', which does not say 'Allied Deploys Forces' as the rulebook does"]
-
-
-def test_cards_of_a_group_and_a_list_in_a_card(tmp_path, capsys, monkeypatch):
-    crew = CREW.replace("position: 3, steps: [draw, act, score]", "position: 4, steps: [draw, score, act]")
-    code, found = _check(tmp_path, capsys, monkeypatch, crew=crew)
-    assert found == [
-        "tiny/cards/crew.yaml:2:41: error[TT-POSITIONS]: group 'crew': row 'Pilot': position is 4, but the rulebook "
-        "says 3",
-        "tiny/cards/crew.yaml:2:58: error[TT-PHASES]: card 'pilot' steps: phase 2 is 'score', but the rulebook has "
-        "'act' there",
-        "tiny/cards/crew.yaml:2:65: error[TT-PHASES]: card 'pilot' steps: phase 3 is 'act', but the rulebook has "
-        "'score' there",
-    ]
+    assert found == expected
 
 
 def test_a_number_stated_as_a_fact_is_read_by_a_check(tmp_path, capsys, monkeypatch):
