@@ -98,9 +98,6 @@ MUTATIONS = {
                            (SU, "air_attack_dice: 6, year: 1944", "air_attack_dice: 6, year: 1941")],
                           ("game.yaml", "{code: SU, name: Soviet Union", "SU", 0),
                           "Soviet Union has fighters of 1 distinct years (1941)"),
-    "WE-GIVEN-UNITS": ([(GE, "air_attack_dice: 6      # given", "air_attack_dice: 5      # given")],
-                       (GE, "air_attack_dice: 5      # given", "5", 0),
-                       "the rulebook fixes air attack dice of Ta-152 as 6; the card has 5"),
     "WE-GIVEN-B25-BASE": ([(ZONES, "base: {name: Eastern Island Base, base_type: airstrip",
                             "base: {name: Eastern Island Base, base_type: airfield")],
                           (ZONES, "name: Eastern Island Base", "airfield", 0),
@@ -227,6 +224,18 @@ COMPARE_MUTATIONS = {
     "WE-FACT-EVENTS": ([(EVENTS, "{id: ev-bounce, name: Bounce, nationality: JP", "{id: ev-bounce, name: Bounce, nationality: GE")],
                        (EVENTS, "{id: ev-bounce, name: Bounce", "GE", 0),
                        "group 'events': event 'ev-bounce': nationality is 'GE', but the rulebook says 'JP'"),
+    "WE-FACT-GIVEN-UNITS": ([(GE, "air_attack_dice: 6      # given", "air_attack_dice: 5      # given")],
+                            (GE, "air_attack_dice: 5      # given", "5", 0),
+                            "group 'units': unit 'Ta-152': air_attack_dice is 5, but the rulebook says 6"),
+    "WE-FACT-GIVEN-ZONES": ([(ZONES, "base: {name: Eastern Island Base,", "base: {name: Eastern Isle Base,")],
+                            (ZONES, "Eastern Isle Base", "Eastern Isle Base", 0),
+                            "group 'zones': zone 'Midway Islands': base.name is 'Eastern Isle Base', but the rulebook says "
+                            "'Eastern Island Base'"),
+    "WE-FACT-QUOTES": ([("game.yaml", "the Second Player may assign hits", "the First Player may assign hits")],
+                       ("game.yaml", "{topic: Hits on a Base", '"\\"your', 0),
+                       "table 'decisions': decision 'Hits on a Base': quote is '\"your opponent may choose to transfer "
+                       "hits\" vs \"the First Player may assign hits on Base units\"', which does not say 'the Second "
+                       "Player may assign hits on Base units' as the rulebook does"),
     "WE-FACT-SCENARIOS": ([(SCEN, "budget: {US: 80, UK: 34}", "budget: {US: 90, UK: 34}")],
                           (SCEN, "budget: {US: 90, UK: 34}", "{US", 0),
                           "table 'scenarios': scenario 'japanese-advance': allied.budget is {'US': 90, 'UK': 34}, but "
@@ -358,7 +367,7 @@ def test_changing_one_unit_record_changes_its_stat_card_and_its_tile(game, tmp_p
          "damage_capacity: 2, bombing_dice: 0, air_attack_dice: 4",
          "name: Bf 109T, nationality: GE, category: aircraft, silhouette: fighter, cost: 8, range: 2, "
          "damage_capacity: 2, bombing_dice: 0, air_attack_dice: 5")
-    edit(game, ZONES, "target: {name: Berlin,", "target: {name: Greater Berlin,")
+    edit(game, ZONES, "target: {name: Hamburg,", "target: {name: Greater Hamburg,")  # Berlin is the rulebook's
     # The old kit against the new data: the card, its tile and the zone card's upside-down raid
     # label (read back in reading order) each differ.
     printed = cardforge("check", game, "--printed", kit, "--layouts", LAYOUTS, cwd=tmp_path)
@@ -367,7 +376,7 @@ def test_changing_one_unit_record_changes_its_stat_card_and_its_tile(game, tmp_p
     assert "card 'ge-bf109e' (front), frame 'name'" in text
     assert "card 'unit-tiles/ge-bf109e' (front), frame 'name'" in text
     assert "card 'unit-tiles/ge-bf109e' (back), frame 'air'" in text
-    assert "card 'z-berlin' (front), frame 'raid-label': printed 'RAID AREA ·' where the data now gives " \
+    assert "card 'z-hamburg' (front), frame 'raid-label': printed 'RAID AREA ·' where the data now gives " \
            "'RAID AREA · Greater'" in text
     result = cardforge("build", game, "--paper", "a4", "--out", out, "--layouts", LAYOUTS, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
