@@ -145,7 +145,9 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
     staged: list[tuple[Path, Path]] = []
     verifier = Verifier(prep, report, fresh=True)
     try:
-        for name, pages in ordered_pages(prep, options, sections, kit, opening, kit_name):
+        pdfs = ordered_pages(prep, options, sections, kit, opening, kit_name)
+        for index, (name, pages) in enumerate(pdfs):
+            more = index < len(pdfs) - 1 or name == "kit"  # another PDF is read after this one
             target = final(name)
             tmp = stage_dir / (target.name + ".tmp")
             writer = Writer(prep, tmp, title(name), report, progress, 0)
@@ -159,15 +161,18 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
                 # Read the PDF back before it may replace anything: its text, icons and fonts
                 # must be what the data produced (see cardforge/verify/).
                 verifier.verify(tmp, manifest, shown_as=target)
-                gc.collect()  # the PDF reader's objects form cycles; free them before the next PDF
+                if more:
+                    gc.collect()  # the PDF reader's objects form cycles; free them before the next PDF
                 staged.append((tmp, target))
                 if report.has_errors():
                     return []
                 staged += _stage_manifest(manifest, target, stage_dir)
                 if name == "kit":
-                    for section, part in _ranges(pages):
+                    parts = _ranges(pages)
+                    for number, (section, part) in enumerate(parts, start=1):
                         staged += _cut(tmp, part, final(section), title(section), manifest, report, stage_dir)
-                        gc.collect()
+                        if number < len(parts):
+                            gc.collect()
                         if report.has_errors():
                             return []
             finally:

@@ -66,6 +66,9 @@ class Writer:
                                             self.prep.game.name) if page.furniture else None
         if not self.report.has_errors() and self.manifest is not None:
             self.canvas.save()
+            # The saved document (every page's drawing, the font subsets) and the renderer's caches
+            # are freed before the PDF is read back: a 10,000-card build peaks lower.
+            self.canvas = self.renderer = None
         return self.manifest
 
     def face(self, section: str, layout: Layout, piece, side: str, copy: int, x: float, y: float, bleed: float,
