@@ -221,3 +221,36 @@ def test_every_template_names_itself_inside_its_cut_line(kits, paper):
         for record in manifest["templates"]:
             text = text_in_box(pdf.pages[record["page"] - 1], record["outline"])
             assert names[record["template"]] in text, (record["template"], text[:80])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_cover_has_its_banner_of_art(kits, game):
+    """Each kit opens on a cover with art: a banner in the game's colour (game.yaml `cover`) with the
+    game's own icons across it in a lighter tint, and the title on it."""
+    cover = yaml.safe_load((CONTENT / game / "game.yaml").read_text("utf-8"))["cover"]
+    colour = tuple(int(cover["color"][i:i + 2], 16) for i in (1, 3, 5))
+    for paper in PAPERS:
+        pdf_path, _ = _kit(kits, game, paper)
+        with pdfplumber.open(pdf_path) as pdf:
+            page = pdf.pages[0]
+            width_mm, height_mm = page.width / MM, page.height / MM
+        assert _pixel(pdf_path, 1, 7, height_mm - 12) == colour  # the banner's corner
+        # Across the icon row: the icons, in the banner's colour lightened 45% towards white.
+        tint = tuple(round(v + (255 - v) * 0.45) for v in colour)
+        row = [_pixel(pdf_path, 1, x, height_mm - 23, dpi=100) for x in range(20, round(width_mm) - 20, 2)]
+        assert sum(1 for p in row if max(abs(a - b) for a, b in zip(p, tint)) <= 2) >= 10, set(row)
+
+
+def test_an_unknown_cover_icon_is_reported_at_its_line(tmp_path, capsys):
+    import shutil
+    game = tmp_path / "content" / "steel-rain"
+    shutil.copytree(CONTENT / "steel-rain", game)
+    shutil.copytree(REPO / "layouts" / "steel-rain", tmp_path / "layouts" / "steel-rain")
+    text = (game / "game.yaml").read_text("utf-8")
+    (game / "game.yaml").write_text(text.replace("icons: [sr-tracked,", "icons: [sr-trackd,"), "utf-8")
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if "icons: [sr-tracked," in l)
+    assert main(["check", str(game)]) == 1
+    captured = capsys.readouterr()
+    out = captured.out + captured.err
+    assert f"game.yaml:{line}:" in out and "error[E-UNKNOWN-ICON]: the cover's icons: unknown icon 'sr-trackd'" in out
+    assert "did you mean 'sr-tracked'?" in out

@@ -235,7 +235,10 @@ def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) 
         for family, style in (("display", "bold"), ("sans", "regular"), ("sans", "italic"), ("sans", "bold")):
             fonts.family(family).face(style)  # registered on first use
         c.saveState()
-        c.setFillColorRGB(0.1, 0.1, 0.1)
+        art = game.data.get("cover")
+        if art:
+            _cover_art(writer, art, width, height)
+        c.setFillColorRGB(*((1, 1, 1) if art else (0.1, 0.1, 0.1)))
         c.setFont("display-bold", 30)
         c.drawCentredString(width / 2, height - 45 * MM, game.name)
         if game.data.get("subtitle"):
@@ -244,6 +247,7 @@ def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) 
         if game.data.get("designer"):
             c.setFont("sans-italic", 11)
             c.drawCentredString(width / 2, height - 63 * MM, f"by {game.data['designer']}")
+        c.setFillColorRGB(0.1, 0.1, 0.1)
         c.setFont("sans-bold", 9)
         c.drawCentredString(width / 2, height - 75 * MM, "PRINT-AND-PLAY KIT · PRINT AT 100% (ACTUAL SIZE)")
         y = height - 95 * MM
@@ -290,6 +294,21 @@ def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) 
         if writer.manifest is not None:
             writer.manifest.header["contents"] = contents
     return Page(width, height, "cover", "Cover and contents", draw, name="Cover")
+
+
+def _cover_art(writer: Writer, art: dict, width: float, height: float) -> None:
+    """The cover's banner (game.yaml `cover`): the game's colour from 10 to 69 mm below the top, 5 mm
+    from the sides, its icons in a row across its top (14 to 32 mm) in a lighter tint, the title in white under them."""
+    c = writer.canvas
+    red, green, blue = (int(art.get("color", "#2f3a44")[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    c.setFillColorRGB(red, green, blue)
+    c.rect(5 * MM, height - 69 * MM, width - 10 * MM, 59 * MM, stroke=0, fill=1)
+    tint = "#" + "".join(f"{round(255 * (v + (1 - v) * 0.45)):02x}" for v in (red, green, blue))
+    names = [name for name in art.get("icons", []) if name in writer.prep.icons]
+    cell = min(24 * MM, (width - 30 * MM) / max(len(names), 1))
+    left = (width - cell * len(names)) / 2
+    for i, name in enumerate(names):
+        writer.renderer.painter.draw(name, left + i * cell + 2 * MM, height - 32 * MM, cell - 4 * MM, 18 * MM, tint)
 
 
 SECTIONS = ("cards", "boards", "tokens", "references", "templates")

@@ -75,6 +75,14 @@ def check_assets(game: Game, report: Report, icons, fonts, faces: dict, boards: 
                                  "or fix the name")
                 else:
                     used.images.add(path)
+    for i, name in enumerate((game.data.get("cover") or {}).get("icons") or []):  # the cover's art
+        if name in icons:
+            used.icons.add(name)
+        else:
+            guess = icons.suggest(name)
+            report.error("E-UNKNOWN-ICON", f"the cover's icons: unknown icon '{name}'", game.doc.pos(f"/cover/icons/{i}"),
+                         help=f"did you mean '{guess}'?" if guess else
+                         "put an SVG file of that name in the game's icons/ folder")
     folder = game.root / "icons"
     if folder.is_dir():
         root = _resolved(game.root)
