@@ -430,3 +430,107 @@ def test_template_scope_points_at_the_templates_key(game, capsys, monkeypatch):
     code, lines = check_copy(game, capsys, monkeypatch)
     assert code == 1
     assert any("error[E-RULES-REF]: unknown template 'burst-artilery'" in line for line in lines), "\n".join(lines)
+
+
+# -- the facts of rules.yaml are the rulebook's: found in steel-rain.txt ---------------------------------
+
+def _rulebook() -> str | None:
+    from rulebook_sections import seeds_dir
+    seeds = seeds_dir()
+    return (seeds / "steel-rain.txt").read_text("utf-8") if seeds else None
+
+
+def _plain(text: str) -> str:
+    """The rulebook's words without markup and quotation marks, one space between words."""
+    text = re.sub(r"</?i>|\*\*?|[\"“”]", "", text).replace("’", "'")
+    return " ".join(text.split())
+
+
+def test_every_quoted_fact_is_in_the_rulebook():
+    text = _rulebook()
+    if text is None:
+        pytest.skip("the rulebooks (../shared/seeds) are not beside this checkout")
+    plain = _plain(text)
+    facts = yaml.safe_load((STEEL / "rules.yaml").read_text("utf-8"))["facts"]
+    quoted = [(name, row.get("quote") or row.get("noun")) for name in ("template_sizes", "marker_numbers", "stated_moves",
+                                                                       "appendix_b") for row in facts[name]["value"]]
+    assert len(quoted) > 90
+    for name, quote in quoted:
+        for fragment in re.split(r"\s*(?:\.\.\.|; |: |\(|\))\s*", quote):
+            fragment = _plain(fragment).strip(" ,")
+            if fragment:
+                assert fragment in plain, f"{name}: '{fragment}' is not in the rulebook"
+    for name in ("turn_sequence",):
+        for row in facts[name]["value"]:
+            assert f"{row['step']}. {row['text']}" in plain
+    for row in facts["formation_names"]["value"]:
+        assert f"\n{row['name']}\n" in text
+
+
+def _table_lines(text: str, title: str) -> list[list[str]]:
+    """The rows of the table printed under `title`, as cells (markup removed, a leading '+' dropped)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip() == title or line.startswith(title + "\t"))
+    rows, i = [], start + 1
+    while not lines[i].strip():
+        i += 1
+    while i < len(lines) and lines[i].strip():
+        cells = lines[i].split("\t")
+        cells = [re.sub(r"\s*<i>.*?</i>", "", cells[0]).strip(" *")] + [re.sub(r"</?i>", "", c).strip() for c in cells[1:]]
+        rows.append([c[1:] if re.fullmatch(r"\+\d+", c) else c for c in cells])
+        i += 1
+    return rows
+
+
+def test_every_table_fact_is_the_rulebooks_printed_table():
+    """Each fact row is a line of the printed table: its key, then its values in the printed order."""
+    text = _rulebook()
+    if text is None:
+        pytest.skip("the rulebooks (../shared/seeds) are not beside this checkout")
+    facts = yaml.safe_load((STEEL / "rules.yaml").read_text("utf-8"))["facts"]
+    weapons = ["weight", "profile", "range", "lethality"]
+    printed = {  # fact -> (title, key, the fields printed after the key)
+        "terrain_table": ("Terrain-Movement Cost Modifier Table", "terrain", ["wheeled", "tracked", "hover", "infantry"]),
+        "to_hit_table": ("To Hit Table", "label", ["close", "r2_10", "r11_20", "r21_30", "r31_40", "r41_50", "r51_60",
+                                                    "r61_70", "r71_80", "r81_90", "r91_100"]),
+        "to_damage_table": ("To Damage Table", "armor", ["l1", "l2", "l3", "l4", "l5"]),
+        "speed_weight_table": ("Speed vs. Weight Table", "label", ["s20_30", "s31_40", "s41_50", "s51_60", "s61_70",
+                                                                   "s71_80", "s81_90", "s91_100"]),
+        "direct_fire_table": ("Vehicle Direct Fire Weapons Table", "system", weapons),
+        "aircraft_weapons_table": ("Aircraft Weapons Table", "system", weapons),
+        "equipment_table": ("Vehicle Weapons and Equipment Table", "system", weapons),
+        "infantry_weapons_table": ("Infantry Weapons and Equipment Table", "system", weapons[1:]),
+        "vtol_landing_table": ("VTOL Landing Ability", "terrain", ["land"]),
+        "profile_mod_table": ("Terrain Profile Modifier (Cover and Concealment)", "terrain", ["modifier"]),
+    }
+    aliases = {"Anti-Tank Guided Missile": ("Anti-Tank Guided Missile", "Anti-Tank Guided Missiles")}
+
+    def shown(value) -> str:
+        return {True: "Y", False: "N"}.get(value, str(value)) if isinstance(value, bool) else str(value)
+
+    for name, (title, key, fields) in printed.items():
+        lines = {row[0]: row[1:] for row in _table_lines(text, title)}
+        rows = facts[name]["value"]
+        assert len(rows) == len([k for k in lines if k not in ("", "Profile", "Terrain", "System", "Armor Value",
+                                                               "Weight", "Terrain Type")]), name
+        for row in rows:
+            names = aliases.get(str(row[key]), (str(row[key]),))
+            cells = next(lines[n] for n in names if n in lines)
+            want = [shown(row[f]) for f in fields]
+            got = cells[:len(fields)]
+            if name == "profile_mod_table" and "infantry" in row and row["infantry"] is not None:
+                want = [f"{row['modifier']} ({row['infantry']} for Infantry)"]
+            if name == "infantry_weapons_table" and row["system"] == "Small Arms":
+                want[0] = "--"
+            assert got == want, f"{name}, {row[key]}: {want} but the rulebook prints {got}"
+    scatter = " ".join(" ".join(r) for r in _table_lines(text, "Artillery Scatter Table (d20)"))
+    for row in facts["scatter_table"]["value"]:
+        assert re.search(rf"(?<!\d){row['roll']} {row['distance']}{row['direction']}(?![A-Z])", scatter), row
+    for title, name, key in (("Propulsion Type", "propulsion_table", "type"), ("Armor", "armor_table", "value")):
+        table = {r[0]: r[1:] for r in _table_lines(text, title)}
+        head = table["Type" if key == "type" else "Value"]
+        for i, row in enumerate(facts[name]["value"]):
+            assert [head[i].lower(), table["Weight"][i], table["Profile"][i]] == \
+                [str(row[key]).lower(), str(row["weight"]), str(row["profile"])], row
+    for row in facts["turn_multiplier_table"]["value"]:
+        assert f"{row['degrees']}\t{row['multiplier']}\t{row['example']}" in text
