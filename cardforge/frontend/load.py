@@ -203,15 +203,46 @@ def load_yaml(path: Path, report: Report, display_name: Path | None = None) -> D
         memo.entries[key] = (doc, list(scratch.items))
         report.items.extend(scratch.items)
         return doc
-    return _load_yaml(path, report, display_name)
+    return _cached_load(path, report, display_name)
+
+
+def _cached_load(path: Path, report: Report, display_name: Path | None) -> Document | None:
+    """_load_yaml, or the same Document from the disk cache (diskcache.py) when this file, with
+    these bytes, was loaded cleanly before: unpickling is several times faster than composing
+    the YAML and recording a position for every value.  Keyed by the file's path (positions name
+    it) and bytes, and this module's source; a file that gave any diagnostic is not cached."""
+    import pickle
+    from .. import diskcache
+    try:
+        raw = read_bounded(path, MAX_FILE_BYTES)
+    except OSError:
+        raw = None
+    if raw is None or len(raw) > MAX_FILE_BYTES:
+        return _load_yaml(path, report, display_name)
+    key = (diskcache.fingerprint(__file__, "yaml") + diskcache.fingerprint(str(Path(__file__).with_name("jsonload.py")))
+           + f"{path}\0{display_name}\0".encode("utf-8", "surrogatepass") + raw)
+    cached = diskcache.get("document", key)
+    if cached:
+        try:
+            doc = pickle.loads(cached)
+            if isinstance(doc, Document):
+                return doc
+        except Exception:  # a damaged entry is a miss
+            pass
+    scratch = Report()
+    doc = _load_yaml(path, scratch, display_name, raw)  # these bytes: the key must be what was parsed
+    report.items.extend(scratch.items)
+    if doc is not None and not scratch.items:
+        diskcache.put("document", key, pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
+    return doc
 
 
 def read_source(path: Path, report: Report, code: str = "E-YAML", encoding: str = "utf-8",
-                help: str = "save the file as UTF-8") -> str | None:
+                help: str = "save the file as UTF-8", raw: bytes | None = None) -> str | None:
     """A source file's text: read only if it is a regular file within the file-size limit, and
     UTF-8 (`code` and `help` say what to do when it is not).  None after reporting why not."""
     try:
-        raw = read_bounded(path, MAX_FILE_BYTES)
+        raw = read_bounded(path, MAX_FILE_BYTES) if raw is None else raw
     except OSError as exc:
         report.error("E-IO", f"cannot read file: {exc.strerror}", Position(path, 1, 1))
         return None
@@ -226,9 +257,10 @@ def read_source(path: Path, report: Report, code: str = "E-YAML", encoding: str 
         return None
 
 
-def _load_yaml(path: Path, report: Report, display_name: Path | None = None) -> Document | None:
+def _load_yaml(path: Path, report: Report, display_name: Path | None = None,
+               raw: bytes | None = None) -> Document | None:
     doc = Document(path=path, data=None)
-    text = read_source(path, report)
+    text = read_source(path, report, raw=raw)
     if text is None:
         return None
     if path.suffix.lower() == ".json":  # JSON as published: its own reader, with the same positions
