@@ -23,6 +23,7 @@ from jsonschema.exceptions import SchemaError, ValidationError
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import specification_with
+from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 
 from ..diagnostics import Report
 from .load import Document, load_yaml, pointer_join
@@ -115,6 +116,7 @@ class SetSchema:
     registry: Registry
     base: str
     documents: dict[str, Document]  # base URI -> document
+    root_pointer: str = ""  # where the card's schema is inside the document ('' the whole)
     broken: bool = False  # a $ref failed while validating: reported once, the schema is not used again
 
     def property_names(self) -> list[str]:
@@ -133,10 +135,12 @@ class SetSchema:
             return {""}
         try:
             errors = list(self.validator.iter_errors(value))
-        except Unresolvable as exc:  # refs are checked on loading; this is a last line of defence
+        except (Unresolvable, RecursionError) as exc:  # refs are checked on loading: a last line of defence
             self.broken = True
-            report.error("E-SET-SCHEMA", f"the set's schema cannot resolve a $ref: {_short(str(exc))}",
-                         self.doc.pos(""), help="check the $ref values of the schema")
+            what_failed = "loops through its $refs" if isinstance(exc, RecursionError) else \
+                f"cannot resolve a $ref: {_short(str(exc))}"
+            report.error("E-SET-SCHEMA", f"the set's schema {what_failed}", self.doc.pos(""),
+                         help="check the $ref values of the schema")
             return {""}
         fields: set[str] = set()
         for error in sorted(errors, key=lambda e: [str(p) for p in e.absolute_path]):
@@ -230,6 +234,8 @@ class SetSchema:
     def _descend(self, path: list) -> tuple[Any, str, Document]:
         """The subschema at a validation error's schema path (following $ref), with its pointer."""
         node, pointer, doc, base = self.doc.data, "", self.doc, self.base
+        if self.root_pointer:
+            node, pointer = _follow(self.doc.data, self.root_pointer)[0], self.root_pointer
         for step in path:
             if step == "$ref" and isinstance(node, dict):
                 target = urljoin(base, node["$ref"])
@@ -288,7 +294,10 @@ def _closest_branch(error: ValidationError) -> tuple[int, list[ValidationError]]
 
 def load_set_schema(root: Path, rel: str, game_doc: Document, pointer: str, report: Report, safe_path,
                     documents: list[Document]) -> SetSchema | None:
-    """Load a deck's `schema:` document and every schema file it refers to; None after reporting."""
+    """Load a deck's `schema:` document and every schema file it refers to; None after reporting.
+    `rel` may point into the document (`card_schema.json#/items`): a published schema of a whole
+    pack file is used for one card without copying anything out of it."""
+    rel, _, fragment = rel.partition("#")
     path = safe_path(root, rel)
     if path is None or not path.is_file():
         report.error("E-PATH" if path is None else "E-MISSING-FILE",
@@ -297,18 +306,121 @@ def load_set_schema(root: Path, rel: str, game_doc: Document, pointer: str, repo
         return None
     loaded: dict[str, Document] = {}
     ok = _load_schema_file(root, path, report, safe_path, loaded, documents)
-    if not ok or not _pointers_resolve(root, loaded, report):
+    if not ok or not _pointers_resolve(root, loaded, report) or not _no_ref_cycles(root, loaded, report):
         return None
     doc = next(iter(loaded.values()))
-    own_id = doc.data.get("$id") if isinstance(doc.data.get("$id"), str) else ""
-    base = urldefrag(own_id)[0] if urlsplit(own_id).scheme else _uri_of(path, root)
+    base = _base_of(doc, path, root)
     spec = validators.validator_for(doc.data, default=validators.Draft202012Validator)
     specification = specification_with(spec.META_SCHEMA.get("$schema", ""),
                                        default=specification_with("https://json-schema.org/draft/2020-12/schema"))
     registry = Registry().with_resources(
-        [(uri, Resource(contents=d.data, specification=specification)) for uri, d in loaded.items()])
-    validator = spec(doc.data, registry=registry, format_checker=spec.FORMAT_CHECKER)
-    return SetSchema(doc, validator, registry, base, loaded)
+        [(uri, Resource.from_contents(d.data, default_specification=specification)) for uri, d in loaded.items()])
+    registry = SPECIFICATIONS.combine(registry)
+    try:  # relative $refs resolve from the schema file's own place, not from the working directory
+        resolved = registry.resolver(base).lookup("#" + fragment if fragment else base)
+    except Unresolvable:
+        node, names, _ = _follow(doc.data, fragment)
+        report.error("E-SET-SCHEMA", f"schema '{rel}#{fragment}' points at nothing in the document",
+                     game_doc.pos(pointer), help=("its top level holds: " + ", ".join(names)) if names else
+                     "after '#' comes a JSON pointer such as /items or /definitions/card")
+        return None
+    if not isinstance(resolved.contents, (dict, bool)):
+        report.error("E-SET-SCHEMA", f"schema '{rel}#{fragment}' is not a schema (a JSON object)",
+                     game_doc.pos(pointer), help="point at the schema of one card, such as #/items")
+        return None
+    validator = spec(resolved.contents, registry=registry, format_checker=spec.FORMAT_CHECKER,
+                     _resolver=resolved.resolver)
+    return SetSchema(doc, validator, registry, base, loaded, root_pointer=fragment)
+
+
+def _base_of(doc: Document, path: Path, root: Path) -> str:
+    """The URI a document's relative $refs resolve against: its own absolute $id (`id` in draft 4),
+    else its place in the game folder."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    own_id = data.get("$id", data.get("id") if "draft-04" in str(data.get("$schema", "")) else None)
+    if isinstance(own_id, str) and urlsplit(own_id).scheme:
+        return urldefrag(own_id)[0]
+    return _uri_of(path, root)
+
+
+def _follow(data: Any, fragment: str) -> tuple[Any, list[str], str]:
+    """The node a JSON pointer names (None if nothing), the names where it stopped, and the step
+    that named nothing ('' when it was found)."""
+    node = data
+    for step in fragment.split("/")[1:] if fragment.startswith("/") else []:
+        step = unquote(step).replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and step in node:
+            node = node[step]
+        elif isinstance(node, list) and step.isdigit() and int(step) < len(node):
+            node = node[int(step)]
+        else:
+            return None, sorted(map(str, node)) if isinstance(node, dict) else [], step
+    return node, sorted(map(str, node)) if isinstance(node, dict) else [], ""
+
+
+# Keywords that apply a subschema to the same value: a $ref cycle through only these never ends.
+_IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
+_IN_PLACE_ONE = ("not", "if", "then", "else")
+
+
+def _in_place_refs(node: Any, pointer: str):
+    """(ref, pointer of its $ref key) for each $ref applied to the same value as `node`."""
+    if not isinstance(node, dict):
+        return
+    if isinstance(node.get("$ref"), str):
+        yield node["$ref"], pointer_join(pointer, "$ref")
+    for key in _IN_PLACE_LISTS:
+        if isinstance(node.get(key), list):
+            for i, sub in enumerate(node[key]):
+                yield from _in_place_refs(sub, pointer_join(pointer_join(pointer, key), i))
+    for key in _IN_PLACE_ONE:
+        yield from _in_place_refs(node.get(key), pointer_join(pointer, key))
+    if isinstance(node.get("dependentSchemas"), dict):
+        for name, sub in node["dependentSchemas"].items():
+            yield from _in_place_refs(sub, pointer_join(pointer_join(pointer, "dependentSchemas"), name))
+
+
+def _no_ref_cycles(root: Path, loaded: dict[str, Document], report: Report) -> bool:
+    """A $ref that leads back to itself without looking inside the value (`a` -> `b` -> `a`) would
+    make validation recurse forever; each such loop is reported once, at the $ref closing it."""
+    bases = {id(d): _base_of(d, d.path, root) for d in loaded.values()}
+    done: set[tuple[int, str]] = set()
+    reported: set[frozenset] = set()
+    ok = True
+
+    def visit(doc: Document, pointer: str, trail: list[tuple[int, str]]):
+        nonlocal ok
+        node_key = (id(doc), pointer)
+        if node_key in done:
+            return
+        node = _follow(doc.data, pointer)[0] if pointer else doc.data
+        for ref, ref_at in _in_place_refs(node, pointer):
+            uri, fragment = urldefrag(urljoin(bases[id(doc)], ref))
+            target = loaded.get(uri) if uri else doc
+            if target is None or (fragment and not fragment.startswith("/")):
+                continue  # unreadable (reported already), or an anchor
+            key = (id(target), fragment)
+            keys = [k for k, _ in trail] + [node_key]
+            if key in keys:
+                loop = keys[keys.index(key):]
+                if frozenset(loop) not in reported:
+                    reported.add(frozenset(loop))
+                    ok = False
+                    report.error("E-SET-SCHEMA", f"$ref '{ref}' leads back to itself"
+                                 + (f" through {len(loop)} references" if len(loop) > 1 else "")
+                                 + ": checking a card against it would never end", doc.pos(ref_at),
+                                 help="a $ref may come back to a schema only inside properties or items, "
+                                 "where it checks a smaller part of the card")
+                continue
+            visit(target, fragment, trail + [(node_key, ref_at)])
+        done.add(node_key)
+
+    for doc in {id(d): d for d in loaded.values()}.values():
+        visit(doc, "", [])
+        for sub, at in walk(doc.data):
+            if at and isinstance(sub.get("$ref"), str):
+                visit(doc, at, [])
+    return ok
 
 
 def _pointers_resolve(root: Path, loaded: dict[str, Document], report: Report) -> bool:
@@ -316,7 +428,7 @@ def _pointers_resolve(root: Path, loaded: dict[str, Document], report: Report) -
     something in its document; a wrong one is reported at the $ref, with the names that are there."""
     ok = True
     for doc in {id(d): d for d in loaded.values()}.values():
-        base = _uri_of(doc.path, root)
+        base = _base_of(doc, doc.path, root)
         for sub, at in walk(doc.data):
             ref = sub.get("$ref") if isinstance(sub.get("$ref"), str) else None
             target, fragment = urldefrag(ref) if ref else ("", "")
@@ -325,18 +437,8 @@ def _pointers_resolve(root: Path, loaded: dict[str, Document], report: Report) -
             other = loaded.get(urljoin(base, target)) if target else doc
             if other is None:
                 continue  # an unreadable file is already reported
-            node, missing = other.data, None
-            for step in fragment[1:].split("/"):
-                step = unquote(step).replace("~1", "/").replace("~0", "~")
-                if isinstance(node, dict) and step in node:
-                    node = node[step]
-                elif isinstance(node, list) and step.isdigit() and int(step) < len(node):
-                    node = node[int(step)]
-                else:
-                    missing = (step, sorted(node) if isinstance(node, dict) else [])
-                    break
-            if missing is not None:
-                step, names = missing
+            node, names, step = _follow(other.data, fragment)
+            if node is None:
                 guess = difflib.get_close_matches(step, names, n=1)
                 report.error("E-SET-SCHEMA", f"$ref '{ref}' points at nothing: there is no '{step}'"
                              + (f", did you mean '{guess[0]}'?" if guess else ""), doc.pos(pointer_join(at, "$ref")),
@@ -358,12 +460,9 @@ def _load_schema_file(root: Path, path: Path, report: Report, safe_path, loaded:
     if not isinstance(doc.data, dict):
         report.error("E-SET-SCHEMA", "a schema document is a mapping (a JSON object)", doc.pos(""))
         return False
-    own_id = doc.data.get("$id") if isinstance(doc.data.get("$id"), str) else None
     loaded[_uri_of(path, root)] = doc
-    base = _uri_of(path, root)
-    if own_id and urlsplit(own_id).scheme:
-        base = urldefrag(own_id)[0]
-        loaded[base] = doc  # refs may name the document by its own $id
+    base = _base_of(doc, path, root)
+    loaded[base] = doc  # refs may name the document by its own $id
     if alias:
         loaded[alias] = doc
     ok = True

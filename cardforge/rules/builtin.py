@@ -19,6 +19,11 @@ DEFAULT_MARGIN = "2mm"  # room a `holds` region leaves round its piece unless it
 
 RULES_FILE = "rules.yaml"  # the game's own rules (see check.py)
 OWN_FILES = re.compile(r"^\..+\.cardforge(\.lock|-stage-\d+)$")  # output/lock.py, output/replace.py
+# A database's own tooling beside its data (git and editor settings, scripts, package manifests):
+# never content, so never "ignored". Data files (.json, .yaml, .csv) are still reported.
+TOOL_FILES = re.compile(r"^\.|\.(py|js|mjs|cjs|ts|sh|bash|bat|ps1|rb|php|pl)$|^(makefile|dockerfile|package(-lock)?\.json"
+                        r"|yarn\.lock|tsconfig\.json|composer\.(json|lock)|requirements\.txt|pyproject\.toml"
+                        r"|setup\.cfg|changelog(\..*)?|contributing(\..*)?)$", re.I)
 KEEP_FILES = re.compile(r"^(readme|credits|licen[cs]e|copying|notice|authors)([._-].*)?$|^rules\.md$", re.I)  # RULES.md: the coverage document
 
 
@@ -223,12 +228,13 @@ def check_files(game: Game, report: Report, used: AssetUse) -> None:
         here = Path(folder)
         # cardforge's own output is never reported: the default build/ (a build run inside the game
         # folder), and any folder of built PDFs and manifests or of schemas `cardforge schema` wrote.
-        dirs[:] = sorted(d for d in dirs if d not in (".git", "__pycache__") and not OWN_FILES.match(d)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("__pycache__", "node_modules")
+                         and not OWN_FILES.match(d)
                          and not (here == game.root and d == "build"))
         for name in sorted(files):
             path = here / name
             rel = path.relative_to(game.root)
-            if _resolved(path) in known or KEEP_FILES.match(name) or OWN_FILES.match(name) or _is_output(path):
+            if _resolved(path) in known or KEEP_FILES.match(name) or TOOL_FILES.search(name) or OWN_FILES.match(name) or _is_output(path):
                 continue
             if rel.parts[0] == "icons" and path.suffix.lower() == ".svg":
                 continue  # an icon; unused ones are W-UNUSED-ICON

@@ -1,0 +1,148 @@
+"""Card databases as their communities publish them (issue 28): a published schema used as it is
+(a whole-pack schema with a pointer to one card, relative $refs, drafts 4 to 2020-12, $ref loops
+diagnosed), a database's own tooling beside its data, and the defects found by trying ArkhamDB,
+NetrunnerDB and FiveRingsDB. Everything runs on the authored sets of tests/fixtures/community/,
+edited the way those databases are written; none of their data is copied here."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import cardforge, headlines
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "community"
+
+
+def _copy(tmp_path: Path, name: str) -> Path:
+    target = tmp_path / name
+    shutil.copytree(FIXTURES / name, target)
+    return target
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text("utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), "utf-8")
+
+
+def _run(tmp_path: Path, *args) -> tuple[int, list[str], str]:
+    result = cardforge(*args, cwd=tmp_path)
+    assert "Traceback" not in result.stderr and "RecursionError" not in result.stderr, result.stderr
+    return result.returncode, headlines(result.stderr), result.stderr
+
+
+def _drop_ids(game: Path) -> None:
+    for path in (game / "schema").glob("*.json"):
+        data = json.loads(path.read_text("utf-8"))
+        data.pop("$id", None)
+        path.write_text(json.dumps(data, indent=2), "utf-8")
+
+
+# -- $ref between schema files, loops ---------------------------------------------------------------
+
+def test_a_relative_ref_without_an_absolute_id_resolves_from_the_schema_files_own_place(tmp_path):
+    # "common.schema.json" resolved against the working directory: "cannot resolve a $ref".
+    game = _copy(tmp_path, "star-courier")
+    _drop_ids(game)
+    assert _run(tmp_path, "check", "star-courier")[:2] == (0, [])
+    _edit(game / "data/rim.json", '"cost": 3,', '"cost": 30,')  # common.schema.json allows 0 to 20
+    code, found, _ = _run(tmp_path, "check", "star-courier")
+    assert code == 1
+    assert found == ["star-courier/data/rim.json:3:12: error[E-SET-SCHEMA]: card 'sc101': cost: "
+                     "30 is greater than the maximum of 20"]
+
+
+@pytest.mark.parametrize("command", ["check", "build"])
+def test_a_ref_loop_in_the_set_schema_is_a_diagnostic_at_the_ref(tmp_path, command):
+    # It was a RecursionError in check and in build.
+    game = _copy(tmp_path, "star-courier")
+    _drop_ids(game)
+    common = game / "schema/common.schema.json"
+    data = json.loads(common.read_text("utf-8"))
+    data["$defs"]["credits"] = {"allOf": [{"$ref": "#/$defs/money"}]}
+    data["$defs"]["money"] = {"$ref": "#/$defs/credits"}
+    common.write_text(json.dumps(data, indent=2), "utf-8")
+    args = ["--out", "out"] if command == "build" else []
+    code, found, err = _run(tmp_path, command, "star-courier", *args)
+    assert code == 1
+    assert found == ["star-courier/schema/common.schema.json:12:15: error[E-SET-SCHEMA]: $ref '#/$defs/credits' "
+                     "leads back to itself through 2 references: checking a card against it would never end"]
+    assert "= help: a $ref may come back to a schema only inside properties or items" in err
+
+
+def test_a_ref_back_to_the_root_inside_properties_is_recursion_that_ends(tmp_path):
+    game = _copy(tmp_path, "star-courier")
+    _edit(game / "schema/common.schema.json", '"credits": {"type": "integer", "minimum": 0, "maximum": 20}',
+          '"credits": {"type": "integer", "minimum": 0, "maximum": 20},\n'
+          '    "tree": {"type": "object", "properties": {"child": {"$ref": "#/$defs/tree"}}}')
+    assert _run(tmp_path, "check", "star-courier")[:2] == (0, [])
+
+
+# -- a database's own tooling -----------------------------------------------------------------------
+
+def test_git_files_and_helper_scripts_are_not_ignored_content_but_stray_data_is(tmp_path):
+    game = _copy(tmp_path, "star-courier")
+    for rel in (".gitignore", ".github/workflows/test.yml", "convert.py", "src/validate.js", "package.json",
+                ".husky/pre-commit", "node_modules/x/index.js"):
+        (game / rel).parent.mkdir(parents=True, exist_ok=True)
+        (game / rel).write_text("{}\n", "utf-8")
+    (game / "data/old").mkdir()
+    (game / "data/old/draft.json").write_text("[]\n", "utf-8")
+    code, found, _ = _run(tmp_path, "check", "star-courier")
+    assert code == 0
+    assert [line for line in _run(tmp_path, "check", "star-courier")[2].splitlines() if "warning[" in line] == [
+        "star-courier/data/old/draft.json:1:1: warning[W-IGNORED-FILE]: this file is ignored: no layout draws it "
+        "and game.yaml does not name it"]
+
+
+# -- a whole-pack schema, with a pointer to one card ------------------------------------------------
+
+def _pack_schema(game: Path, draft: str) -> None:
+    """The card schema rewritten the way NetrunnerDB publishes its own: the schema of a whole pack
+    file (an array of cards), in the given draft, the card's schema under `items`."""
+    path = game / "schema/card.schema.json"
+    card = json.loads(path.read_text("utf-8"))
+    defs = card.pop("$defs")
+    card.pop("$schema"), card.pop("$id")
+    key = "definitions" if draft in ("draft-04", "draft-06", "draft-07") else "$defs"
+    text = json.dumps({"$schema": SCHEMAS[draft], "type": "array", "items": card, key: defs}, indent=2)
+    text = text.replace('"#/$defs/', f'"#/{key}/')
+    if draft == "draft-04":  # no const before draft 6
+        text = re.sub(r'"const": ("\w+")', r'"enum": [\1]', text)
+    path.write_text(text, "utf-8")
+
+
+SCHEMAS = {"draft-04": "http://json-schema.org/draft-04/schema#", "draft-06": "http://json-schema.org/draft-06/schema#",
+           "draft-07": "http://json-schema.org/draft-07/schema#",
+           "2019-09": "https://json-schema.org/draft/2019-09/schema",
+           "2020-12": "https://json-schema.org/draft/2020-12/schema"}
+
+
+@pytest.mark.parametrize("draft", sorted(SCHEMAS))
+def test_a_whole_pack_schema_validates_each_card_through_a_pointer(tmp_path, draft):
+    # "the card must be array" for every card, and a wrapper {"$ref": "card_schema.json#/items"}
+    # did not resolve.
+    game = _copy(tmp_path, "star-courier")
+    _pack_schema(game, draft)
+    _edit(game / "game.yaml", "schema: schema/card.schema.json", "schema: schema/card.schema.json#/items")
+    assert _run(tmp_path, "check", "star-courier")[:2] == (0, [])
+    _edit(game / "data/rim.json", '"cost": 3, "hull": 9, ', '"cost": 3, ')
+    code, found, _ = _run(tmp_path, "check", "star-courier")
+    assert code == 1
+    assert found == ["star-courier/data/rim.json:2:3: error[E-SET-SCHEMA]: card 'sc101': fits none of the 4 kinds "
+                     "its schema allows (oneOf); the closest is branch 1 (ship) 'Ship', which lacks: missing 'hull'"]
+
+
+def test_a_pointer_to_nothing_in_the_schema_is_reported_at_the_deck(tmp_path):
+    game = _copy(tmp_path, "star-courier")
+    _pack_schema(game, "2020-12")
+    _edit(game / "game.yaml", "schema: schema/card.schema.json", "schema: schema/card.schema.json#/item")
+    code, found, err = _run(tmp_path, "check", "star-courier")
+    assert code == 1
+    assert found == ["star-courier/game.yaml:16:13: error[E-SET-SCHEMA]: schema 'schema/card.schema.json#/item' "
+                     "points at nothing in the document"]
+    assert "= help: its top level holds: $defs, $schema, items, type" in err
