@@ -182,3 +182,57 @@ def test_a_failed_errata_build_leaves_the_previous_errata_as_they_were(versions,
     done = cardforge("build", broken, "--errata", old, "--out", out, "--paper", "a4", cwd=tmp_path)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert {p.name: p.read_bytes() for p in (out / "bomber-boys" / "errata").iterdir()} == before
+
+
+def _state(server) -> dict:
+    import urllib.request
+    return json.loads(urllib.request.urlopen(server.url + "/api/state", timeout=10).read())
+
+
+def test_serve_since_shows_changed_pieces_beside_their_old_pictures(versions, tmp_path):
+    import time
+    import urllib.request
+
+    from test_serve import Served, _chromium
+    old, _ = versions
+    new = _repo_copy(tmp_path)
+    edit(new, *TEXT_EDIT)
+    edit(new, *NUMBER_EDIT)
+    enemy = _first_enemy(new)
+    server = Served(new, tmp_path / "out", "--since", str(old), layouts=new.parent.parent / "layouts")
+    try:
+        state = _state(server)
+        since = {p["key"]: p["since"] for p in state["pieces"] if p["since"]}
+        assert since == {"card/milk-run/front": "changed", f"card/{enemy}/front": "changed"}
+        assert state["since"] == {"label": str(old), "removed": []}
+        before = urllib.request.urlopen(server.url + "/before/card/milk-run/front.png", timeout=10).read()
+        now = urllib.request.urlopen(server.url + "/image/card/milk-run/front.png", timeout=10).read()
+        assert before[:8] == b"\x89PNG\r\n\x1a\n" and before != now
+        # A save while serving: the mission's target side (its back) now differs too.
+        edit(new, "cards/missions.yaml", "      title: Artillery Bunker", "      title: Coastal Artillery Bunker")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            marks = {p["key"]: p["since"] for p in _state(server)["pieces"]}
+            if marks.get("card/milk-run/back") == "changed":
+                break
+            time.sleep(0.3)
+        assert marks["card/milk-run/back"] == "changed"
+        executable = _chromium()
+        playwright = pytest.importorskip("playwright.sync_api")
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                page.goto(server.url + "/")
+                page.wait_for_selector(".face.changed")
+                page.select_option("#filter", value="*since")
+                page.wait_for_function("document.querySelectorAll('#grid .face').length === 3")
+                assert page.locator(".face.changed figcaption").first.inner_text() == "before"
+                assert page.locator(".face.changed .label .since").first.inner_text() == "CHANGED"
+                assert page.locator(".face.changed img.before").count() == 3
+                assert "since " in page.locator("#status").inner_text() and "3 changed, 0 new" in page.locator("#status").inner_text()
+                page.screenshot(path=str(tmp_path / "since.png"))
+            finally:
+                browser.close()
+    finally:
+        server.close()

@@ -91,11 +91,11 @@ def _free_port() -> int:
 
 
 class Served:
-    def __init__(self, game: Path, out: Path):
+    def __init__(self, game: Path, out: Path, *extra: str, layouts: Path = LAYOUTS):
         self.port = _free_port()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "cardforge", "serve", str(game), "--layouts", str(LAYOUTS), "--port", str(self.port),
-             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [sys.executable, "-m", "cardforge", "serve", str(game), "--layouts", str(layouts), "--port", str(self.port),
+             "--out", str(out), *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.url = f"http://127.0.0.1:{self.port}"
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -16,6 +16,8 @@ def add(sub) -> None:
     v.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
     v.add_argument("--paper", choices=PAPERS + ("all",), default="a4", help="paper of the PDFs rebuilt in the background")
     v.add_argument("--out", help="output folder of those PDFs (default: build/)")
+    v.add_argument("--since", metavar="OLD", help="show each piece changed since OLD (a game folder, GAME@REVISION or "
+                   "a git revision) beside its old picture")
     v.set_defaults(func=run)
 
 
@@ -25,6 +27,8 @@ def run(args) -> int:
     game = one_game(args)
     out = out_folder(Path(args.out) if args.out else Path("build"), game)
     session = Session(game, args.layouts)
+    if args.since:
+        session.baseline = since(args.since, game, args.layouts)
     print(f"cardforge serve: drawing every piece of {game} …", file=sys.stderr)
     preview = Preview(session, out, PAPERS if args.paper == "all" else (args.paper,))
     preview.refresh()
@@ -58,4 +62,17 @@ def run(args) -> int:
         preview.builder.stop()  # it unwinds while the server closes
         server.close()
         preview.builder.close()
+        if session.baseline is not None:
+            session.baseline.close()
     return EXIT_OK
+
+
+def since(old: str, game: Path, layouts: Path | None):
+    """The old version the preview compares with (serve/baseline.py); a usage error if it can't be shown."""
+    from ..errata.versions import VersionError
+    from ..serve.baseline import Baseline, BaselineError
+    print(f"cardforge serve: drawing {old} to compare with …", file=sys.stderr)
+    try:
+        return Baseline(old, game, layouts)
+    except (VersionError, BaselineError) as exc:
+        raise UsageError(str(exc)) from None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import io
+from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Report
@@ -28,20 +29,35 @@ class FaceFingerprints:
     def __init__(self, prep, report: Report | None = None):
         self.prep = prep
         self.report = report if report is not None else Report()
+        self._icons: dict = {}  # icon file -> digest of its bytes
 
     def digest(self, layout, piece: Any, side: str, bleed: float, shape: str = "rect", copy: int = 1) -> str:
         from reportlab.pdfgen.canvas import Canvas  # the PDF writer: `check` imports this module, never this
         self.prep.fonts.family("sans").face("regular")
         canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=0, initialFontName="sans-regular")
         canvas.setPageSize((layout.width + 2 * bleed, layout.height + 2 * bleed))
-        CardRenderer(canvas, self.prep.game, self.prep.fonts, self.prep.icons, self.report).draw(
-            layout, piece, side, copy, bleed, bleed, bleed, shape)
-        # The page's operators as reportlab holds them before the page is written out; the
-        # document's fixed parts (fonts, images) are named by their content in these operators.
+        renderer = CardRenderer(canvas, self.prep.game, self.prep.fonts, self.prep.icons, self.report)
+        renderer.draw(layout, piece, side, copy, bleed, bleed, bleed, shape)
+        # The page's operators as reportlab holds them before the page is written out.
         operators = "\n".join(canvas._code)  # noqa: SLF001 - the one place that reads the page's code
         hasher = hashlib.sha256(operators.encode("utf-8", "surrogatepass"))
         hasher.update(repr((layout.width, layout.height, bleed, shape)).encode())
+        # Icons are forms named in order of first use (icon0, icon1, ...): what each one is counts too.
+        for (name, color), (form, *_size) in sorted(renderer.painter.forms.items(), key=lambda item: item[1][0]):
+            hasher.update(f"{form}={name}:{color}:{self._icon_digest(name)}".encode())
         return hasher.hexdigest()[:DIGEST_CHARS]
+
+    def _icon_digest(self, name: str) -> str:
+        path = self.prep.icons.sources.get(name)
+        if path is None:
+            return ""
+        if path not in self._icons:
+            try:  # a file of the game or library, or a built-in icon's SVG text
+                data = path.encode("utf-8") if isinstance(path, str) else Path(path).read_bytes()
+                self._icons[path] = hashlib.sha256(data).hexdigest()
+            except OSError:
+                self._icons[path] = "unreadable"
+        return self._icons[path]
 
     def card(self, card, side: str) -> str | None:
         """The digest of a card's (or token's) side, or None when that side has no layout."""

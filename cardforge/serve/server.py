@@ -239,6 +239,10 @@ class Handler(BaseHTTPRequestHandler):
             image = preview.session.image(path[len("/image/"):-len(".png")])
             if image is not None:
                 return self._send(image, "image/png", cache=True)
+        if path.startswith("/before/") and path.endswith(".png") and preview.session.baseline is not None:
+            image = preview.session.baseline.image(path[len("/before/"):-len(".png")])  # `serve --since OLD`
+            if image is not None:
+                return self._send(image, "image/png", cache=True)
         if path.startswith("/pdf/"):
             fd = preview.open_pdf(path[len("/pdf/"):])
             if fd is not None:

@@ -43,11 +43,12 @@ class PieceView:
     fingerprint: str
     version: int = 0  # bumped each time the picture changes
     problems: list[dict] = field(default_factory=list)
+    since: str | None = None  # with `serve --since OLD`: "new", "changed" or None (as it was)
 
     def summary(self) -> dict:
         return {"key": self.key, "kind": self.kind, "group": self.group, "group_name": self.group_name,
                 "id": self.id, "side": self.side, "source": self.source, "data": self.data,
-                "version": self.version, "problems": self.problems,
+                "version": self.version, "problems": self.problems, "since": self.since,
                 "text": " ".join(str(v) for v in self.data.values() if isinstance(v, (str, int, float)))}
 
 
@@ -67,6 +68,7 @@ class Session:
         self.faces_drawn = 0  # faces drawn and rasterised since the session began (a test hook)
         self.game_name = self.game_dir.name
         self.prep: Prepared | None = None
+        self.baseline = None  # serve/baseline.py, with `serve --since OLD`
 
     # -- one refresh ---------------------------------------------------------------------
 
@@ -89,6 +91,8 @@ class Session:
                 return []
             self.prep, self.game_name = prep, prep.game.name
             wanted = self._views(prep)
+            if self.baseline is not None:
+                self.baseline.mark(wanted, prep)
             changed = [key for key, view in wanted.items()
                        if key not in self.pieces or self.pieces[key].fingerprint != view.fingerprint]
         pieces = {f"card/{c.id}": c for c in prep.game.cards()} | {f"board/{b.id}": b for b in prep.game.boards}
@@ -172,9 +176,11 @@ class Session:
 
     def state(self) -> dict:
         with self.lock:
+            since = None if self.baseline is None else {"label": self.baseline.label,
+                                                        "removed": self.baseline.removed(self.pieces)}
             return {"game": self.game_name, "version": self.version, "stale": self.stale,
                     "pieces": [view.summary() for view in self.pieces.values()],
-                    "diagnostics": list(self.diagnostics), "faces_drawn": self.faces_drawn}
+                    "diagnostics": list(self.diagnostics), "faces_drawn": self.faces_drawn, "since": since}
 
     def piece(self, key: str) -> dict | None:
         with self.lock:
