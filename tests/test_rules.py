@@ -249,6 +249,20 @@ CASES = {
           "to a **Ground Attack** by 2. May be used after the die is rolled.\"\n", "")],
         lambda g: [_e(loc(g, "cards/crew.yaml", "- name: Maneuver", "-", after="id: pilot"), "BB-ACTION-HOLDER",
                       "the rulebook gives Pilot ('pilot') the action 'Evade', but the card has no action with name: Evade")]),
+    "BB-GATHER": (
+        [("cards/missions.yaml", "and select 17 as follows", "and select 18 as follows")],
+        lambda g: [_e(loc(g, "cards/missions.yaml", "select 18 as follows", "\""), "BB-GATHER",
+                      "Operation: Milk Run says 'select 18 as follows', but its recipe's total is 17")]),
+    "BB-FOCUS-RULES": (
+        [("tokens/focus.yaml", "rule: CANNOT APPLY TO GROUND ATTACKS, side_of: enemy, authored: true}",
+          "rule: APPLY TO AMMO DIE OF CHOICE, side_of: enemy, authored: true}")],
+        lambda g: [_e(loc(g, "tokens/focus.yaml", "focus-1-2-enemy", "APPLY"), "BB-FOCUS-RULES",
+                      "enemy Focus token 'focus-1-2-enemy' says 'APPLY TO AMMO DIE OF CHOICE'; the PnP pack prints "
+                      "'CANNOT APPLY TO GROUND ATTACKS'")]),
+    "BB-ABORT": (
+        [("cards/crew.yaml", "If the Co-Pilot is also eliminated", "If the Navigator is also eliminated")],
+        lambda g: [_e(loc(g, "cards/crew.yaml", "If the Navigator is also", "\"**"), "BB-ABORT",
+                      "the Pilot's eliminated side must say the mission is aborted if the Co-Pilot is also eliminated")]),
     "BB-PRINTED-NUMBERS": (
         [("cards/items.yaml", "Remove up to 2 **Minor Damage**", "Remove up to 3 **Minor Damage**")],
         lambda g: [_e(loc(g, "cards/items.yaml", "text: \"Remove up to 3", "\""), "BB-PRINTED-NUMBERS",
