@@ -84,6 +84,8 @@ def test_infantry_record_cards_print_no_blip_field(kits, paper):
     for key in infantry:
         assert "Blip" not in texts[key], key
         assert "No blip" in texts[key] and "50 cm" in texts[key], key
+        # An infantry stand has no tonnage: its Overall says so as its Weight does ("0 t" said otherwise).
+        assert "Overall: –" in texts[key] and "0 t" not in texts[key], key
     for key in vehicles:
         assert "Blip:" in texts[key], key
 
@@ -254,3 +256,13 @@ def test_an_unknown_cover_icon_is_reported_at_its_line(tmp_path, capsys):
     out = captured.out + captured.err
     assert f"game.yaml:{line}:" in out and "error[E-UNKNOWN-ICON]: the cover's icons: unknown icon 'sr-trackd'" in out
     assert "did you mean 'sr-tracked'?" in out
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_formation_sheets_say_how_their_tonnage_counts(kits, paper):
+    """The total tonnage line read "(line platoons counted ×times; ...)"."""
+    pdf, manifest = _kit(kits, "steel-rain", paper)
+    records = [r for r in manifest["cards"] if r["deck"] == "formations"]
+    texts = _card_texts(pdf, records)
+    assert texts and all("Total tonnage (an element marked ×3 counts three times" in t for t in texts.values())
+    assert not any("×times" in t for t in texts.values())
