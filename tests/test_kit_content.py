@@ -266,3 +266,15 @@ def test_formation_sheets_say_how_their_tonnage_counts(kits, paper):
     texts = _card_texts(pdf, records)
     assert texts and all("Total tonnage (an element marked ×3 counts three times" in t for t in texts.values())
     assert not any("×times" in t for t in texts.values())
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_war_eagles_stat_cards_show_the_aircraft_silhouette(kits, paper):
+    """A unit's stat card shows its silhouette (the one its tile shows) under its kind."""
+    _, manifest = _kit(kits, "war-eagles", paper)
+    cards = [r for r in manifest["cards"] if r["deck"] == "units" and r["side"] == "front"]
+    tiles = {r["card"].split("/")[-1]: f["icons"] for r in manifest["tokens"] for f in r["frames"]
+             if r["side"] == "front" and f["name"] == "silhouette" and f.get("icons")}
+    shown = {r["card"]: f["icons"] for r in cards for f in r["frames"] if f["name"] == "silhouette"}
+    assert len(shown) > 20 and all(icons and next(iter(icons)).startswith("sil-") for icons in shown.values())
+    assert tiles and all(tiles[card] == icons for card, icons in shown.items() if card in tiles)
