@@ -1,0 +1,92 @@
+"""The documentation site (docs/, mkdocs.yml): it builds in strict mode, and its examples work.
+
+Every YAML block of a page starts with a comment saying what it is (a block in another language,
+JSON or SVG, is a file of the example when an HTML comment `<!-- file: PATH -->` stands before it):
+- `# file: PATH`: a whole file of the page's example game; the page's files are written into a
+  game folder and `cardforge check` must pass on it (with `--strict`: no warning either);
+- `# fragment: KIND`: a piece of a file of that kind (cards, game, layout, rules, force), which
+  must be valid YAML and valid against that kind's schema where it is whole.
+A block with neither fails the test, so no example goes unchecked.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REPO
+
+DOCS = REPO / "docs"
+BLOCK = re.compile(r"^```yaml\n(?P<body>.*?)^```", re.S | re.M)
+OTHER = re.compile(r"^<!-- file: (?P<what>\S+) -->\n```[a-z]*\n(?P<body>.*?)^```", re.S | re.M)
+MARK = re.compile(r"^# (?P<kind>file|fragment): (?P<what>\S+)")
+PAGES = sorted(DOCS.rglob("*.md"))
+
+
+def _blocks(page: Path) -> list[tuple[str, str, str]]:
+    out = []
+    for match in BLOCK.finditer(page.read_text("utf-8")):
+        body = match["body"]
+        mark = MARK.match(body)
+        assert mark, f"{page.relative_to(REPO)}: a yaml block without '# file:' or '# fragment:': {body[:60]!r}"
+        out.append((mark["kind"], mark["what"], body))
+    out += [("file", match["what"], match["body"]) for match in OTHER.finditer(page.read_text("utf-8"))]
+    return out
+
+
+def test_the_site_builds_in_strict_mode(tmp_path):
+    pytest.importorskip("mkdocs")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+                          cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for page in ("index.html", "reference/diagnostics/index.html", "reference/layout/index.html",
+                 "tutorials/card-game/index.html", "architecture/index.html"):
+        assert (tmp_path / "site" / page).is_file(), page
+    codes = (tmp_path / "site" / "reference" / "diagnostics" / "index.html").read_text("utf-8")
+    assert "E-SCHEMA" in codes and "E-VERSION-MARK" in codes  # read from the source, not typed
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if any(k == "file" for k, _, _ in _blocks(p))],
+                         ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_a_pages_example_game_checks_clean(page, tmp_path):
+    game = tmp_path / "content" / page.stem
+    for kind, rel, body in _blocks(page):
+        if kind == "file":
+            target = game / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(body, "utf-8")
+    icons = REPO / "content" / "bomber-boys" / "icons"
+    if "icons/" in " ".join(rel for _, rel, _ in _blocks(page)) and not (game / "icons").exists():
+        shutil.copytree(icons, game / "icons")
+    done = subprocess.run([sys.executable, "-m", "cardforge", "check", str(game), "--strict"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "error[" not in done.stderr and "warning[" not in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if any(k == "fragment" for k, _, _ in _blocks(p))],
+                         ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_fragments_are_valid_yaml_of_their_kind(page):
+    from jsonschema import Draft202012Validator
+
+    from cardforge.frontend.schema import builtin_schema
+    for kind, what, body in _blocks(page):
+        if kind != "fragment":
+            continue
+        data = yaml.safe_load(body)
+        assert isinstance(data, dict), f"{page.name}: a {what} fragment must be a mapping"
+        schema = builtin_schema(what)
+        props = schema.get("properties", {})
+        for key in data:
+            assert key in props, f"{page.name}: '{key}' is not a key of {what} files"
+        if what == "cards":
+            continue  # a card's fields are the deck's own: the schema of one game
+        # Only the keys the fragment has are checked: a fragment need not be a whole file.
+        partial = dict(schema, required=[])
+        errors = sorted(Draft202012Validator(partial).iter_errors(data), key=str)
+        assert not errors, f"{page.name}: {errors[0].message}"
