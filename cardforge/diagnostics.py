@@ -214,6 +214,9 @@ def _plural(n: int, word: str) -> str:
 class ContentError(Exception):
     """Raised to stop a stage when its input is unusable; carries the report."""
 
-    def __init__(self, report: Report):
+    def __init__(self, report: Report, prepared=None):
         super().__init__(f"{len(report.errors)} error(s)")
         self.report = report
+        # the front end's result despite its errors, when every face has its layout: laid out
+        # anyway, so that one card's schema error hides no other card's overflow or glyph error
+        self.prepared = prepared

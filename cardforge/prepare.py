@@ -97,9 +97,11 @@ def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None,
         if size is not None and isinstance(roster.get("layout"), str):
             layouts.get(roster["layout"], *size, game.doc.pos("/forces/roster/layout"))
     check_game(game, report, layouts=layouts, icons=icons, faces=faces, boards=boards, fonts=fonts)
+    prepared = Prepared(game, layouts, fonts, icons, faces, boards)
     if report.has_errors():
-        raise ContentError(report)
-    return Prepared(game, layouts, fonts, icons, faces, boards)
+        whole = None not in faces.values() and None not in boards.values()
+        raise ContentError(report, prepared if whole else None)
+    return prepared
 
 
 def _check_page_text(game: Game, fonts, report: Report) -> None:

@@ -146,3 +146,69 @@ def test_a_pointer_to_nothing_in_the_schema_is_reported_at_the_deck(tmp_path):
     assert found == ["star-courier/game.yaml:16:13: error[E-SET-SCHEMA]: schema 'schema/card.schema.json#/item' "
                      "points at nothing in the document"]
     assert "= help: its top level holds: $defs, $schema, items, type" in err
+
+
+# -- text as ArkhamDB writes it ---------------------------------------------------------------------
+
+def _front_frames(tmp_path: Path, name: str, card: str) -> dict[str, str]:
+    manifest = json.loads((tmp_path / f"out/{name}/{name}-cards-a4.manifest.json").read_text("utf-8"))
+    face = next(f for f in manifest["cards"] if f.get("card") == card and f["side"] == "front")
+    return {frame["name"]: frame.get("text", "") for frame in face["frames"]}
+
+
+def test_a_symbol_with_an_underscore_finds_its_icon_file(tmp_path):
+    # [elder_sign] looked for elder-sign.svg, and the error read "unknown symbol '[elder_sign]',
+    # did you mean '[elder_sign]'?"
+    game = _copy(tmp_path, "ember-vale")
+    shutil.copy(game / "icons/fire.svg", game / "icons/elder_sign.svg")
+    _edit(game / "cards/db/01005.json", "damage [fire]", "damage [fire] [elder_sign]")
+    assert _run(tmp_path, "check", "ember-vale")[:2] == (0, [])
+    _edit(game / "cards/db/01005.json", "[elder_sign]", "[elder_signs]")
+    code, found, _ = _run(tmp_path, "check", "ember-vale")
+    assert found == ["ember-vale/cards/db/01005.json:8:64: error[E-MARKUP-SYMBOL]: card '01005', field 'text': "
+                     "unknown symbol '[elder_signs]', did you mean '[elder_sign]'?"]
+    (game / "icons/elder_sign.svg").unlink()
+    _edit(game / "cards/db/01005.json", "[elder_signs]", "[elder_sign]")
+    code, found, _ = _run(tmp_path, "check", "ember-vale")
+    assert found == ["ember-vale/cards/db/01005.json:8:64: error[E-MARKUP-SYMBOL]: card '01005', field 'text': "
+                     "unknown symbol '[elder_sign]'"]  # never "did you mean" itself
+
+
+def test_unbalanced_html_tags_are_errors_at_the_tag(tmp_path):
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "cards/db/01005.json", "damage [fire]", "damage <b>[fire]")
+    _edit(game / "cards/db/01003.json", "by 1 [shield].", "by 1 [shield].</i>")
+    code, found, err = _run(tmp_path, "check", "ember-vale")
+    assert code == 1
+    assert found == [
+        "ember-vale/cards/db/01003.json:8:108: error[E-MARKUP-TAG]: card '01003', field 'text': '</i>' closes "
+        "nothing: no '<i>' is open before it",
+        "ember-vale/cards/db/01005.json:8:57: error[E-MARKUP-TAG]: card '01005', field 'text': '<b>' is never closed"]
+    assert "= help: add '</b>' where the bold text ends" in err
+
+
+def test_a_null_field_prints_nothing_and_an_empty_list_is_false(tmp_path):
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "cards/card.schema.json", '"amount": {"type": "integer"', '"amount": {"type": ["integer", "null"]')
+    _edit(game / "cards/db/01003.json", '"health": 4', '"health": null')
+    _edit(game / "layouts/vale-front.yaml", "text: \"EMBER VALE · {{ card.code }}\"",
+          "text: \"EMBER VALE · {{ card.code }}\", when: \"{{ card.code[:0] | list }}\"")
+    code, _, err = _run(tmp_path, "build", "ember-vale", "--out", "out", "--paper", "a4")
+    assert code == 0, err
+    frames = _front_frames(tmp_path, "ember-vale", "01003")
+    assert frames["type-line"] == "ALLY · WATER · HEALTH"  # was "ALLY · WATER · HEALTH NONE"
+    assert "code" not in frames  # an empty list (rendered "[]") drew it
+
+
+def test_a_schema_error_in_one_card_hides_no_other_cards_glyph_error(tmp_path):
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "cards/db/01005.json", '"health": 1,', "")
+    _edit(game / "cards/db/01003.json", "is reduced by 1", "is reduced → by 1")
+    for command in ("check", "build"):
+        code, found, _ = _run(tmp_path, command, "ember-vale", *(["--out", "out"] if command == "build" else []))
+        assert code == 1
+        assert found == [
+            "ember-vale/cards/db/01003.json:1:1: error[E-GLYPH]: card '01003' (front), frame 'text' of layout "
+            "'vale-front': font 'sans-regular' has no glyph for '→' (U+2192)",
+            "ember-vale/cards/db/01005.json:4:16: error[E-SET-SCHEMA]: card '01005': missing 'health', which the "
+            "set's schema asks for when type_code is 'ally'"], command

@@ -27,7 +27,7 @@ def add(sub) -> None:
 
 
 def run(args) -> int:
-    from ..output.pdf import lay_out
+    from ..output.pdf import lay_out, lay_out_despite
     from ..prepare import prepare
     combined = Report()
     if args.printed:  # the data as it is now against earlier builds (cardforge/verify/)
@@ -40,8 +40,8 @@ def run(args) -> int:
         report = Report()
         try:
             lay_out(prepare(game, report, args.layouts), report)
-        except ContentError:
-            pass
+        except ContentError as failure:
+            lay_out_despite(failure, report)
         combined.extend(report)
     emit(combined, args.format)
     if args.format != "json" and not combined.items:

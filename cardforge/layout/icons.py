@@ -79,6 +79,11 @@ BUILTIN_ICONS.update({"d6": _die(0), "star": _star(True), "star-empty": _star(Fa
                       "box": _box(False), "box-filled": _box(True), "dot": _dot()})
 
 
+def token_name(stem: str) -> str:
+    """The name an icon file is drawn by in rich text (`:elder-sign:` for elder_sign.svg)."""
+    return stem.lower().replace("_", "-").replace(" ", "-")
+
+
 class IconLibrary:
     """Icon names -> SVG sources, searched in order: given folders, then the built-ins."""
 
@@ -88,6 +93,8 @@ class IconLibrary:
             if folder.is_dir():
                 for path in sorted(folder.glob("*.svg")):
                     self.sources.setdefault(path.stem, path)
+                    # elder_sign.svg is also the icon `elder-sign`, the form a :name: token takes
+                    self.sources.setdefault(token_name(path.stem), path)
         for name, svg in BUILTIN_ICONS.items():
             self.sources.setdefault(name, svg)
 

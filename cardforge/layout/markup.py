@@ -74,6 +74,7 @@ def convert(text: str, dialect: Dialect, is_icon: "_IconTest") -> tuple[str, lis
     tokens.sort(key=lambda t: t[0])
     symbols = sorted(set(dialect.icons))
     reported: set[str] = set()
+    unclosed: list[tuple[str, str, int]] = []  # open style tags: (name, as written, occurrence)
     for start, end, kind, match in tokens:
         if start < pos:
             continue
@@ -87,7 +88,8 @@ def convert(text: str, dialect: Dialect, is_icon: "_IconTest") -> tuple[str, lis
             if is_icon(icon):
                 out.append(f":{icon}:")
                 continue
-            guess = difflib.get_close_matches(name, symbols + is_icon.names, n=1, cutoff=0.6)
+            candidates = [n for n in symbols + is_icon.names if n != name and n != icon]
+            guess = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
             problems.append(Problem(
                 "E-MARKUP-SYMBOL", f"unknown symbol '{raw}'" + (f", did you mean '{_as_symbol(raw, guess[0])}'?"
                                                                if guess else ""), raw, nth,
@@ -112,6 +114,7 @@ def convert(text: str, dialect: Dialect, is_icon: "_IconTest") -> tuple[str, lis
             if closing or "".join(out).strip():
                 out.append("\n\n")
         elif style in ("bold", "italic"):
+            _balance(unclosed, name, raw, nth, closing, problems)
             marker = "**" if style == "bold" else "*"
             if closing and style in open_styles:
                 # close inner styles first, then reopen them: cardforge's markers toggle
@@ -123,9 +126,26 @@ def convert(text: str, dialect: Dialect, is_icon: "_IconTest") -> tuple[str, lis
                 open_styles.append(style)
                 out.append(marker)
     out.append(_literal(text[pos:], dialect.entities))
+    for name, raw, nth in unclosed:
+        problems.append(Problem("E-MARKUP-TAG", f"'{raw}' is never closed", raw, nth,
+                                f"add '</{name}>' where the {'bold' if dialect.tags[name] == 'bold' else 'italic'} "
+                                "text ends"))
     out.append("".join("**" if s == "bold" else "*" for s in reversed(open_styles)))
     result = re.sub(r"\n{3,}", "\n\n", "".join(out)).strip("\n")
     return result, problems
+
+
+def _balance(unclosed: list, name: str, raw: str, nth: int, closing: bool, problems: list) -> None:
+    """Keep the open bold/italic tags; a closing tag that closes nothing is a problem."""
+    if not closing:
+        unclosed.append((name, raw, nth))
+        return
+    for i in range(len(unclosed) - 1, -1, -1):
+        if unclosed[i][0] == name:
+            del unclosed[i]
+            return
+    problems.append(Problem("E-MARKUP-TAG", f"'{raw}' closes nothing: no '<{name}>' is open before it", raw, nth,
+                            f"delete it, or add '<{name}>' where the text it ends begins"))
 
 
 def _as_symbol(raw: str, name: str) -> str:

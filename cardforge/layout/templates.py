@@ -52,7 +52,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
         del self.globals["lipsum"]  # lorem ipsum of any length; no card needs it
 
     def bounded_join(self, values) -> str:
-        parts = [str(value) for value in values]
+        parts = ["" if value is None else str(value) for value in values]  # a null field joins as nothing
         if sum(map(len, parts)) > MAX_TEMPLATE_OUTPUT:
             raise LimitError(limit_message("joined text", f"template output ({MAX_TEMPLATE_OUTPUT} characters)"))
         return "".join(parts)
@@ -240,8 +240,9 @@ def _run(what: str, call) -> Any:
 
 
 def truthy(text: str) -> bool:
-    """A rendered `when:` condition: empty, false, no, 0 and none are false."""
-    return text.strip().lower() not in ("", "false", "no", "0", "none")
+    """A rendered `when:` condition: empty, false, no, 0 and none are false, and so is an empty list
+    or mapping (`when: []`, or `{{ card.traits }}` of a card with no traits)."""
+    return text.strip().lower() not in ("", "false", "no", "0", "none", "[]", "{}", "()")
 
 
 def _roman(n: int) -> str:

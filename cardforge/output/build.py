@@ -22,7 +22,7 @@ from ..frontend.provenance import provenance
 from ..prepare import Prepared, prepare
 from ..verify import Verifier
 from .pages import MODES, PAPERS, Page, PrintOptions, count_faces, cover_page, duplex_order, plan_sections
-from .pdf import Progress, Writer
+from .pdf import Progress, Writer, lay_out_despite
 from .lock import OutputLock
 from .pdfcopy import copy_pages, same_pages
 from .replace import Replacement
@@ -47,7 +47,8 @@ def build_game(game_dir: Path, out_dir: Path, papers=PAPERS, mode: str = "duplex
     result = BuildResult(report)
     try:
         prep = prepare(game_dir, report, layouts_dir)
-    except ContentError:
+    except ContentError as failure:
+        lay_out_despite(failure, report)
         return result
     result.game = prep.game
     counter = _Counter(progress, sum(count_faces(prep, paper) for paper in papers))

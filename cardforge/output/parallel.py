@@ -31,6 +31,7 @@ from ..diagnostics import ContentError, Report
 from ..interrupt import held, in_child
 from ..prepare import prepare
 from .build import build_paper, commit, discard, drawing_gc
+from .pdf import lay_out_despite
 from .lock import lock_all
 from .pages import PrintOptions, count_faces
 from .replace import Replacement
@@ -89,7 +90,8 @@ def run_job(index: int, job: Job) -> tuple[int, Report, list[tuple[Path, Path]]]
     report = Report()
     try:
         prep = prepare(job.game_dir, report, job.layouts_dir)
-    except ContentError:
+    except ContentError as failure:
+        lay_out_despite(failure, report)
         return index, report, []
     total = count_faces(prep, job.paper)
     last = [0.0]

@@ -7,7 +7,7 @@ from typing import Callable
 
 from reportlab import rl_config
 
-from ..diagnostics import Report
+from ..diagnostics import ContentError, Report
 from ..layout.layouts import Layout
 from ..prepare import Prepared
 from ..render.face import CardRenderer
@@ -113,6 +113,24 @@ def lay_out(prep: Prepared, report: Report, options: PrintOptions | None = None)
     pages = [page for _, section in plan_sections(prep, options or PrintOptions(), report) for page in section]
     if not report.has_errors():
         Writer(prep, None, "check", report, None, 0).write(pages)
+
+
+def lay_out_despite(failure: ContentError, report: Report) -> None:
+    """After the front end's errors, the cards it could read laid out all the same (without output):
+    their overflow, glyph and icon errors join the report, so every error comes at once. A face
+    that reads a field with a schema error is left out by the renderer (reported already)."""
+    if failure.prepared is None:
+        return
+    extra = Report()
+    try:
+        pages = [page for _, section in plan_sections(failure.prepared, PrintOptions(), extra) for page in section]
+        Writer(failure.prepared, None, "check", extra, None, 0).write(pages)
+    except ContentError:
+        pass
+    known = {(d.code, d.message) for d in report.items}
+    for item in extra.items:
+        if (item.code, item.message) not in known:
+            report.items.append(item)
 
 
 FOOTER_BASELINE = 6.1 * MM  # its descenders stay above the 5 mm that home printers leave unprinted

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..diagnostics import Position, Report, display_path
 from ..frontend.model import Card, Game, safe_path
 from ..render.evaluate import FaceEvaluator
+from ..layout.icons import token_name
 from ..layout.text import icon_names
 from ..layout.repeat import walk_frames
 from ..units import length, mm
@@ -197,7 +198,7 @@ def check_unused_icons(game: Game, report: Report, used: AssetUse) -> None:
     folder = game.root / "icons"
     if not folder.is_dir():
         return
-    unused = [svg.name for svg in sorted(folder.glob("*.svg")) if svg.stem not in used.icons]
+    unused = [svg.name for svg in sorted(folder.glob("*.svg")) if svg.stem not in used.icons and token_name(svg.stem) not in used.icons]
     if unused:
         report.warning("W-UNUSED-ICON", f"{len(unused)} icon(s) in icons/ are not drawn on any face nor named "
                        "in a layout: "
