@@ -278,3 +278,14 @@ def test_war_eagles_stat_cards_show_the_aircraft_silhouette(kits, paper):
     shown = {r["card"]: f["icons"] for r in cards for f in r["frames"] if f["name"] == "silhouette"}
     assert len(shown) > 20 and all(icons and next(iter(icons)).startswith("sil-") for icons in shown.values())
     assert tiles and all(tiles[card] == icons for card, icons in shown.items() if card in tiles)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_iron_rain_vp_markers_name_their_player(kits, paper):
+    """Each player's VP pawn names its colour (white and black read alike on a grey printer)."""
+    pdf, manifest = _kit(kits, "iron-rain", paper)
+    records = [r for r in manifest["tokens"] if r["card"].startswith("vp-") and r["side"] == "front"]
+    texts = _card_texts(pdf, records)
+    assert len(texts) == 4
+    for (card, _), text in texts.items():
+        assert card.split("-")[1].upper() in text and "VP" in text, (card, text)
