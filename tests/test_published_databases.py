@@ -212,3 +212,33 @@ def test_a_schema_error_in_one_card_hides_no_other_cards_glyph_error(tmp_path):
             "'vale-front': font 'sans-regular' has no glyph for '→' (U+2192)",
             "ember-vale/cards/db/01005.json:4:16: error[E-SET-SCHEMA]: card '01005': missing 'health', which the "
             "set's schema asks for when type_code is 'ally'"], command
+
+
+# -- records a database marks as not printable ------------------------------------------------------
+
+def test_a_deck_leaves_out_the_records_its_filter_names(tmp_path):
+    # ArkhamDB's placeholders (hidden: true) could not be left out by configuration.
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "cards/card.schema.json", '"octgn_id": {"type": "string"}',
+          '"octgn_id": {"type": "string"}, "hidden": {"type": "boolean"}')
+    _edit(game / "cards/db/01005.json", '"health": 1,', '"hidden": true,')  # a placeholder: no health
+    _edit(game / "game.yaml", "    id_from: code", '    id_from: code\n    exclude: "record.hidden"')
+    code, _, err = _run(tmp_path, "build", "ember-vale", "--out", "out", "--paper", "a4")
+    assert code == 0, err
+    manifest = json.loads((tmp_path / "out/ember-vale/ember-vale-cards-a4.manifest.json").read_text("utf-8"))
+    assert sorted({f["card"] for f in manifest["cards"] if f["side"] == "front"}) == [
+        "01001", "01002", "01003", "01004"]
+
+
+def test_a_filter_that_fails_is_reported_once_at_the_deck(tmp_path):
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "game.yaml", "    id_from: code", '    id_from: code\n    exclude: "record.hidden > 1"')
+    code, found, err = _run(tmp_path, "check", "ember-vale")
+    assert code == 1
+    assert found == ["ember-vale/game.yaml:21:14: error[E-TEMPLATE]: exclude fails on card '01001': expression "
+                     "error: 'dict object' has no attribute 'hidden'"]
+    assert "= help: a field some records lack is undefined: test it with 'is defined'" in err
+    _edit(game / "game.yaml", 'exclude: "record.hidden > 1"', 'exclude: "record.hidden +"')
+    code, found, err = _run(tmp_path, "check", "ember-vale")
+    assert found == ["ember-vale/game.yaml:21:14: error[E-TEMPLATE]: exclude: expression syntax error: "
+                     "unexpected 'end of template'"]

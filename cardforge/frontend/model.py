@@ -398,6 +398,8 @@ def _read_cards(game: Game, deck: Deck, card_doc: Document, found: list, mapping
             if isinstance(key, (int, str)) and not isinstance(key, bool):
                 keys.append(str(key))
         label = f"card '{card_data.get('id')}'" if isinstance(card_data.get("id"), str) else "card"
+        if mapping.exclude is not None and mapping.exclude.excludes(record.data, label, report):
+            continue  # the deck leaves it out (exclude:); its join keys still count as known
         bad: set[str] = set()
         if mapping.id_from and mapping.id_from not in record.data:
             report.error("E-SCHEMA", f"card has no '{mapping.id_from}', which gives its id (the deck's id_from)",

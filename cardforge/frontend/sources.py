@@ -161,6 +161,7 @@ class Mapping:
     rename: dict[str, str] = field(default_factory=dict)
     drop: list[str] = field(default_factory=list)
     joins: list[Join] = field(default_factory=list)
+    exclude: Any = None  # a RecordFilter (recordfilter.py): records left out before they are cards
 
     @property
     def identity(self) -> bool:
@@ -218,6 +219,10 @@ def load_mapping(root: Path, deck: dict, game_doc: Document, pointer: str, repor
     mapping = Mapping(id_from=deck.get("id_from"), rename=dict(deck.get("rename") or {}),
                       drop=list(deck.get("drop") or []))
     ok = True
+    if isinstance(deck.get("exclude"), str):
+        from .recordfilter import RecordFilter
+        mapping.exclude = RecordFilter.load(deck["exclude"], game_doc, f"{pointer}/exclude", report)
+        ok = mapping.exclude is not None
     for j_index, spec in enumerate(deck.get("join") or []):
         at = f"{pointer}/join/{j_index}"
         rel = spec["file"]
