@@ -215,7 +215,6 @@ NOT_ALLOWED = "template not allowed: access to attribute '{attr}' of '{kind}' ob
     ("self.__init__.__globals__", NOT_ALLOWED.format(attr="__init__", kind="TemplateReference")),
     ("card.items.__self__", NOT_ALLOWED.format(attr="__self__", kind="builtin_function_or_method")),
     ("'' | attr('__class__')", NOT_ALLOWED.format(attr="__class__", kind="str")),
-    ("card._secret", "template error: 'dict object' has no attribute '_secret'"),
     ("card | attr('_Fields__declared')",
      "template error: 'cardforge.frontend.model.Fields object' has no attribute '_Fields__declared'"),
     ("'{0.__class__}'.format(card)", NOT_ALLOWED.format(attr="__class__", kind="Fields")),

@@ -32,6 +32,8 @@ OVERFLOW_LAYOUT = FRONT_LAYOUT + (
     'text: "{{ card.text }} {{ card.text }} {{ card.text }}", size: 9pt, min_size: 7pt}\n')
 ICON_LAYOUT = FRONT_LAYOUT + "  mark: {type: icon, x: 4mm, y: 62mm, width: 10mm, height: 10mm, icon: strr}\n"
 
+TITLE_TEMPLATE = '"{{ card.title }}"'
+
 CASES = {
     "broken-yaml": (
         dict(cards_yaml=BROKEN_YAML),
@@ -73,8 +75,9 @@ CASES = {
         "unknown icon 'strr'"),
     "template-undefined": (
         dict(layout_yaml=FRONT_LAYOUT.replace("card.title }}", "card.titel }}")),
-        f"{CARDS}:2:5: error[E-TEMPLATE]: card 'alpha' (front), frame 'title' of layout 'front': "
-        "'text': template error: 'dict object' has no attribute 'titel'"),
+        # the layout's mistake, so once at the template (not once per card); tests/test_layout_diagnostics.py
+        f"content/tiny/layouts/front.yaml:2:{_col(FRONT_LAYOUT, 2, TITLE_TEMPLATE)}: error[E-LAYOUT-FIELD]: "
+        "frame 'title' of layout 'front', 'text': 'titel' is not a field of this deck's cards"),
     "template-syntax": (
         dict(layout_yaml=FRONT_LAYOUT.replace("card.title }}", "card.title }")),
         "content/tiny/layouts/front.yaml:2:3: error[E-TEMPLATE]: frame 'title', 'text': "

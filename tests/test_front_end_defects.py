@@ -171,7 +171,7 @@ def test_a_name_that_is_no_field_stays_an_error(tmp_path):
     make_game(tmp_path, layout_yaml=layout)
     result = cardforge("check", "content/tiny", cwd=tmp_path)
     assert result.returncode == 1
-    assert "has no attribute 'titel'" in result.stderr
+    assert "'titel' is not a field of this deck's cards" in result.stderr
 
 
 # -- game folders anywhere ----------------------------------------------------------------------------

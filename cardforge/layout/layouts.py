@@ -58,6 +58,13 @@ class Frame:
     position: Position  # where the frame is (last) defined
     layout_file: Path
     holds_at: Position | None = None  # where its `holds` is written (region capacity, rules/builtin.py)
+    written: dict[str, tuple[Document, str]] = field(default_factory=dict)  # each key's document and pointer
+
+    def value_pos(self, key: str) -> Position:
+        """Where the frame's `key` is written (in whichever layout of an `extends` chain), for a
+        diagnostic about its value; the frame's own position when unknown."""
+        written = self.written.get(key)
+        return written[0].pos(written[1]) if written else self.position
 
 
 @dataclass
@@ -81,6 +88,7 @@ class LayoutSet:
         self.min_type = min_type  # points: no text may be set smaller (the game's `min_type`)
         self.loaded: dict[str, Document | None] = {}
         self.resolved: dict[tuple[str, float, float], Layout | None] = {}
+        self._covered: set[tuple] = set()  # (covering frame's position, text frame): warned once
 
     def available(self) -> list[str]:
         names = set()
@@ -167,6 +175,7 @@ class LayoutSet:
         origins: dict[str, Position] = {}
         files: dict[str, Path] = {}
         sources: dict[str, tuple[Document, str]] = {}  # the document and pointer that last defined a frame
+        written: dict[str, dict[str, tuple[Document, str]]] = {}  # per frame, where each key was last written
         size = None
         for _, doc in chain:
             data = doc.data
@@ -176,7 +185,10 @@ class LayoutSet:
             for frame_name, frame in data.get("frames", {}).items():
                 if frame is None:
                     frames.pop(frame_name, None)
+                    written.pop(frame_name, None)
                     continue
+                pointer = pointer_join("/frames", frame_name)
+                written.setdefault(frame_name, {}).update({k: (doc, pointer_join(pointer, k)) for k in frame})
                 merged = dict(frames.get(frame_name, {}))
                 merged.update(frame)
                 frames[frame_name] = merged
@@ -199,10 +211,35 @@ class LayoutSet:
             if frame is None:
                 ok = False
             else:
+                frame.written = written[frame_name]
                 compiled.append(frame)
         if not ok:
             return None
+        self._warn_covered(name, compiled)
         return Layout(name, width, height, colors, compiled, top_doc, [d.path for _, d in chain])
+
+    def _warn_covered(self, name: str, frames: list[Frame]) -> None:
+        """A shape with an opaque fill drawn after a text frame and overlapping it hides the text
+        under it: a warning at the covering frame, once per layout file and frame."""
+        for i, text in enumerate(frames):
+            if text.type not in ("text", "field", "table"):
+                continue
+            for cover in frames[i + 1:]:
+                if "when" in text.props and "when" in cover.props:
+                    continue  # two conditional frames: most often one or the other, never both
+                fill = str(cover.props.get("fill") or "none").strip().lower()
+                if cover.type != "shape" or fill in ("none", "transparent") or cover.props.get("shape") == "line" \
+                        or float(cover.props.get("opacity", 1)) < 1:
+                    continue
+                w = min(text.x + text.width, cover.x + cover.width) - max(text.x, cover.x)
+                h = min(text.y + text.height, cover.y + cover.height) - max(text.y, cover.y)
+                key = (cover.position, text.name)
+                if w > EDGE_TOLERANCE and h > EDGE_TOLERANCE and key not in self._covered:
+                    self._covered.add(key)
+                    self.report.warning("W-FRAME-COVERS-TEXT", f"frame '{cover.name}' of layout '{name}' is drawn "
+                                        f"over text frame '{text.name}' and hides {_mm(w)} x {_mm(h)} mm of it",
+                                        cover.position, help=f"move '{cover.name}' above '{text.name}' in the layout "
+                                        "(frames are drawn in order), or make them not overlap")
 
     def _compile(self, name: str, props: dict[str, Any], at: Position, path: Path,
                  card_w: float, card_h: float, source: tuple[Document, str] | None = None) -> Frame | None:
@@ -307,6 +344,8 @@ class LayoutSet:
             if frame is None:
                 ok = False
             else:
+                if source:
+                    frame.written = {k: (source[0], pointer_join(pointer, k)) for k in child}
                 children.append(frame)
         full["children"] = children
         return ok

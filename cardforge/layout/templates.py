@@ -6,13 +6,14 @@ names are errors rather than silently empty text.
 """
 from __future__ import annotations
 
+import difflib
 import re
 import types
 from typing import Any
 
 from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes
 from jinja2.compiler import CodeGenerator
-from jinja2.exceptions import SecurityError, TemplateError
+from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from ..limits import MAX_REPEAT, MAX_TEMPLATE_OUTPUT, LimitError, TimeLimit, limit_message, time_limit
@@ -24,6 +25,24 @@ class Absent(Undefined):
     a comparison is an error that names it.  (A name that is no field at all stays an error.)"""
 
     __slots__ = ()
+
+
+class UnknownFieldError(UndefinedError):
+    """A card field no card of the deck can have: a mistake in the layout, not in one card."""
+
+
+class UnknownField(StrictUndefined):
+    """`card.titel` where the deck has no such field: an error that names the field and the
+    deck's nearest field, raised on any use (printing, testing, arithmetic)."""
+
+    __slots__ = ()
+
+
+def unknown_field_message(name: str, known) -> str:
+    """'the card has no field 'titel'; did you mean 'title'?' over the fields a card may have."""
+    guess = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    hint = f"did you mean '{guess[0]}'?" if guess else f"its deck's fields are {', '.join(sorted(known))}"
+    return f"'{name}' is not a field of this deck's cards; {hint}"
 
 
 class _BoundedCodeGenerator(CodeGenerator):
@@ -73,7 +92,11 @@ class Sandbox(ImmutableSandboxedEnvironment):
             return Absent(obj=fields, name=name, hint=f"the card has no '{name}' (it is absent, not null)")
         if hasattr(dict, name):
             return super().getattr(fields, name)  # the mapping's own methods (card.items())
-        return self.undefined(obj={}, name=name)  # "'dict object' has no attribute ..." as for any mapping
+        if not fields.declared:  # a deck that declares no fields: other cards may have it
+            return self.undefined(obj={}, name=name)
+        known = set(fields.declared) | ({"id"} & set(fields))  # the same list whichever card comes first
+        return UnknownField(obj=fields, name=name, hint=unknown_field_message(name, known),
+                            exc=UnknownFieldError)
 
     def call_binop(self, context, operator, left, right):
         if operator == "+":
@@ -137,9 +160,12 @@ def _range(*args) -> range:
 
 
 class TemplateFailure(Exception):
-    def __init__(self, message: str, line: int | None = None, code: str = "E-TEMPLATE"):
+    """A template that cannot run.  Code E-LAYOUT-FIELD: it names a card field its deck does not
+    have, which is the layout's mistake and reported once, at the template (render/face.py)."""
+
+    def __init__(self, message: str, line: int | None = None, code: str = "E-TEMPLATE", help: str | None = None):
         super().__init__(message)
-        self.message, self.line, self.code = message, line, code
+        self.message, self.line, self.code, self.help = message, line, code, help
 
 
 class Template:
@@ -231,6 +257,9 @@ def _run(what: str, call) -> Any:
         raise TemplateFailure(f"{what} refused: {exc}", code="E-LIMIT") from None
     except SecurityError as exc:
         raise TemplateFailure(f"{what} not allowed: {exc}") from None
+    except UnknownFieldError as exc:
+        message, _, help = str(exc.message).partition("; ")
+        raise TemplateFailure(message, code="E-LAYOUT-FIELD", help=help or None) from None
     except TemplateError as exc:
         raise TemplateFailure(f"{what} error: {exc.message or exc}") from None
     except (TypeError, ValueError, ArithmeticError, LookupError, AttributeError) as exc:

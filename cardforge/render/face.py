@@ -103,6 +103,12 @@ class CardRenderer:
                 self._icon_error(exc, piece)
                 continue
             except RenderError as exc:
+                if exc.at is not None:  # the layout's own mistake: once, at the layout, for every card
+                    if (exc.at, exc.message) not in self._reported:
+                        self._reported.add((exc.at, exc.message))
+                        self.report.error(exc.code, f"frame '{frame.name}' of layout '{layout.name}', {exc.message}",
+                                          exc.at, help=exc.help)
+                    continue
                 if (piece.id, side, frame.name) in self._reported or \
                         (isinstance(piece, Card) and piece.reads_invalid(t.source for t in frame.templates.values())):
                     continue  # reported once; or it follows from a field's schema error, reported already
@@ -198,6 +204,8 @@ class CardRenderer:
         try:
             return rendered(self._piece, template, ctx, self._face_ctx)
         except TemplateFailure as exc:
+            if exc.code == "E-LAYOUT-FIELD":
+                raise RenderError(exc.code, f"'{key}': {exc.message}", help=exc.help, at=frame.value_pos(key)) from None
             raise RenderError(exc.code, f"'{key}': {exc.message}",
                               help=f"the template is at {display_path(frame.layout_file, None)}:{frame.position.line}") from None
 

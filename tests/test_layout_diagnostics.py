@@ -1,0 +1,89 @@
+"""Layout mistakes point at the layout: a misspelt card field is one error at the template's line
+and column (not one per card), with did-you-mean over the deck's fields; a shape drawn over a text
+frame is a warning at the covering frame."""
+from __future__ import annotations
+
+from conftest import FRONT_LAYOUT, cardforge, headlines, make_game
+
+LAYOUT = "content/tiny/layouts/front.yaml"
+
+
+def _col(text: str, line: int, needle: str) -> int:
+    return text.splitlines()[line - 1].index(needle) + 1
+
+
+def test_a_misspelt_field_is_one_error_at_the_layout_line_with_did_you_mean(tmp_path):
+    layout = FRONT_LAYOUT.replace("card.title }}", "card.titel }}")
+    make_game(tmp_path, layout_yaml=layout)
+    column = _col(layout, 2, '"{{ card.titel')
+    for command in ("check", "build"):
+        result = cardforge(command, "content/tiny", *(["--out", "out"] if command == "build" else []), cwd=tmp_path)
+        assert result.returncode == 1, result.stderr
+        assert headlines(result.stderr) == [
+            f"{LAYOUT}:2:{column}: error[E-LAYOUT-FIELD]: frame 'title' of layout 'front', 'text': "
+            "'titel' is not a field of this deck's cards"], result.stderr
+        assert "  = help: did you mean 'title'?" in result.stderr
+        assert "dict object" not in result.stderr
+        assert result.stderr.strip().splitlines()[-1] == "1 error, 0 warnings"
+
+
+def test_a_field_far_from_any_lists_the_decks_fields(tmp_path):
+    make_game(tmp_path, layout_yaml=FRONT_LAYOUT.replace("card.text }}", "card.zzz }}"))
+    result = cardforge("check", "content/tiny", cwd=tmp_path)
+    assert [h.split(": ", 1)[1] for h in headlines(result.stderr)] == [
+        "error[E-LAYOUT-FIELD]: frame 'text' of layout 'front', 'text': 'zzz' is not a field of this deck's cards"]
+    assert "  = help: its deck's fields are cost, id, text, title" in result.stderr, result.stderr
+
+
+def test_an_inherited_template_is_reported_where_it_is_written(tmp_path):
+    """`extends`: the typo sits in the base layout, so the error points there, not at the child."""
+    base = FRONT_LAYOUT.replace("card.title }}", "card.titel }}")
+    child = "extends: base\nframes:\n  title: {size: 11pt}\n"
+    make_game(tmp_path, layout_yaml=child, layouts={"base": base})
+    result = cardforge("check", "content/tiny", cwd=tmp_path)
+    column = _col(base, 2, '"{{ card.titel')
+    assert headlines(result.stderr) == [
+        f"content/tiny/layouts/base.yaml:2:{column}: error[E-LAYOUT-FIELD]: "
+        "frame 'title' of layout 'front', 'text': 'titel' is not a field of this deck's cards"], result.stderr
+
+
+def test_is_defined_on_an_unknown_name_still_works(tmp_path):
+    layout = FRONT_LAYOUT.replace('"{{ card.title }}"', '"{{ card.title if card.nickname is not defined }}"')
+    make_game(tmp_path, layout_yaml=layout)
+    result = cardforge("check", "content/tiny", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert headlines(result.stderr) == []
+
+
+def test_a_private_name_is_refused_as_an_unknown_field(tmp_path):
+    """card._secret is no field: the sandbox refuses it, as a layout mistake, and leaks nothing."""
+    make_game(tmp_path, layout_yaml=FRONT_LAYOUT.replace("card.title }}", "card._secret }}"))
+    result = cardforge("check", "content/tiny", cwd=tmp_path)
+    assert result.returncode == 1
+    assert [h.split(": ", 1)[1] for h in headlines(result.stderr)] == [
+        "error[E-LAYOUT-FIELD]: frame 'title' of layout 'front', 'text': '_secret' is not a field of this deck's cards"]
+
+
+COVER = "  badge: {type: shape, shape: ellipse, x: 40mm, y: 30mm, width: 10mm, height: 10mm, fill: black}\n"
+
+
+def test_a_shape_drawn_over_text_is_a_warning_at_the_shape(tmp_path):
+    make_game(tmp_path, layout_yaml=FRONT_LAYOUT + COVER)
+    result = cardforge("check", "content/tiny", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert headlines(result.stderr) == [
+        f"{LAYOUT}:4:3: warning[W-FRAME-COVERS-TEXT]: frame 'badge' of layout 'front' is drawn over text frame "
+        "'text' and hides 10 x 10 mm of it"]
+    assert "  = help: move 'badge' above 'text' in the layout (frames are drawn in order), or make them not " \
+        "overlap" in result.stderr
+
+
+def test_a_shape_drawn_under_text_or_without_fill_is_no_warning(tmp_path):
+    lines = FRONT_LAYOUT.splitlines(keepends=True)
+    under = lines[0] + COVER + "".join(lines[1:])  # drawn first: the text is on top
+    outline_only = FRONT_LAYOUT + COVER.replace("fill: black", "stroke: black")
+    see_through = FRONT_LAYOUT + COVER.replace("fill: black", "fill: black, opacity: 0.3")
+    for layout in (under, outline_only, see_through):
+        make_game(tmp_path, layout_yaml=layout)
+        result = cardforge("check", "content/tiny", cwd=tmp_path)
+        assert result.returncode == 0 and headlines(result.stderr) == [], (layout, result.stderr)
