@@ -242,3 +242,43 @@ def test_a_filter_that_fails_is_reported_once_at_the_deck(tmp_path):
     code, found, err = _run(tmp_path, "check", "ember-vale")
     assert found == ["ember-vale/game.yaml:21:14: error[E-TEMPLATE]: exclude: expression syntax error: "
                      "unexpected 'end of template'"]
+
+
+# -- markup dialects as data ------------------------------------------------------------------------
+
+def _preset(game: Path, preset: str, marks: str = "") -> None:
+    _edit(game / "game.yaml", "  html: true                  # <b> <i> <em> <strong> <br> <p>\n"
+          '  symbols: "[name]"           # [fire] draws icons/fire.svg\n', f"  preset: {preset}\n{marks}")
+
+
+def test_a_bracketed_number_is_text_in_the_netrunnerdb_dialect(tmp_path):
+    # NetrunnerDB's Trace[3] was read as an unknown symbol '[3]'.
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "cards/db/01005.json", "When Ember Sprite", "Trace[3]. When Ember Sprite")
+    code, found, _ = _run(tmp_path, "check", "ember-vale")
+    assert found == ["ember-vale/cards/db/01005.json:8:17: error[E-MARKUP-SYMBOL]: card '01005', field 'text': "
+                     "unknown symbol '[3]'"]
+    _preset(game, "netrunnerdb")
+    code, _, err = _run(tmp_path, "build", "ember-vale", "--out", "out", "--paper", "a4")
+    assert code == 0, err
+    assert _front_frames(tmp_path, "ember-vale", "01005")["text"].startswith("Trace[3]. When Ember Sprite")
+
+
+def test_arkhamdb_traits_and_marks_of_a_games_own(tmp_path):
+    game = _copy(tmp_path, "ember-vale")
+    _preset(game, "arkhamdb", "  marks:\n    - {token: '[fast]', icon: fire}\n")
+    _edit(game / "cards/db/01005.json", "When Ember Sprite", "[[Spirit]]. [fast] When Ember Sprite")
+    code, _, err = _run(tmp_path, "build", "ember-vale", "--out", "out", "--paper", "a4")
+    assert code == 0, err
+    manifest = json.loads((tmp_path / "out/ember-vale/ember-vale-cards-a4.manifest.json").read_text("utf-8"))
+    face = next(f for f in manifest["cards"] if f.get("card") == "01005" and f["side"] == "front")
+    text = next(f for f in face["frames"] if f["name"] == "text")
+    assert text["text"].startswith("Spirit. :fire: When Ember Sprite")  # the trait printed, the token an icon
+
+
+def test_a_mark_whose_regex_does_not_compile_is_an_error(tmp_path):
+    game = _copy(tmp_path, "ember-vale")
+    _preset(game, "arkhamdb", "  marks:\n    - {regex: '[(', text: x}\n")
+    code, found, _ = _run(tmp_path, "check", "ember-vale")
+    assert code == 1
+    assert found and all("E-MARKUP-MARK" in line and "does not compile" in line for line in found), found

@@ -27,6 +27,18 @@ STYLES = ("bold", "italic", "break", "paragraph", "none")
 HTML_TAGS = {"b": "bold", "strong": "bold", "i": "italic", "em": "italic", "br": "break", "p": "paragraph"}
 SYMBOL_SYNTAX = {"[name]": r"\[([A-Za-z0-9_-]+)\]", "{name}": r"\{([A-Za-z0-9_-]+)\}"}
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)\s*[^<>]*?(/?)>")
+# The dialects of three public card databases, and plain HTML: a game names one (`preset:`) and
+# adds or overrides tags, icons and marks of its own.
+PRESETS = {
+    "html": {"html": True},
+    "arkhamdb": {"html": True, "symbols": "[name]", "tags": {"cite": "italic", "u": "none"},
+                 "marks": [{"regex": r"\[\[([^\[\]]+)\]\]", "style": "bold-italic"}]},  # [[Trait]]
+    "netrunnerdb": {"html": True, "symbols": "[name]",
+                    "tags": {"trace": "bold", "errata": "italic", "champion": "none", "ul": "none", "li": "break"},
+                    "marks": [{"regex": r"\[(\d+)\]", "text": r"[\1]"}]},  # Trace[3] prints as written
+    "fiveringsdb": {"html": True, "symbols": "[name]"},
+}
+MARK_STYLES = {"bold": "**", "italic": "*", "bold-italic": "***"}
 SKIP_FIELDS = ("id", "front", "back", "note", "quantity", "authored")
 
 
@@ -40,14 +52,19 @@ class Dialect:
     entities: bool = False
     pointer: str = ""  # of its declaration in game.yaml
 
+    marks: list[dict] = field(default_factory=list)  # {token|regex, icon|style|text}, tried first
+
     @classmethod
     def from_data(cls, data: dict, pointer: str) -> "Dialect":
-        tags = dict(HTML_TAGS) if data.get("html") else {}
-        tags.update({k.lower(): v for k, v in (data.get("tags") or {}).items()})
-        syntaxes = data.get("symbols") or []
+        preset = PRESETS.get(data.get("preset"), {})
+        merged = {**preset, **{k: v for k, v in data.items() if k not in ("preset", "tags", "icons", "marks")}}
+        tags = dict(HTML_TAGS) if merged.get("html") else {}
+        tags.update({k.lower(): v for k, v in {**preset.get("tags", {}), **(data.get("tags") or {})}.items()})
+        syntaxes = merged.get("symbols") or []
         syntaxes = [syntaxes] if isinstance(syntaxes, str) else list(syntaxes)
-        return cls(tags, [SYMBOL_SYNTAX[s] for s in syntaxes], syntaxes, dict(data.get("icons") or {}),
-                   data.get("fields"), bool(tags), pointer)
+        return cls(tags, [SYMBOL_SYNTAX[s] for s in syntaxes], syntaxes,
+                   {**preset.get("icons", {}), **dict(data.get("icons") or {})}, merged.get("fields"), bool(tags),
+                   pointer, list(data.get("marks") or []) + preset.get("marks", []))
 
 
 @dataclass
@@ -66,12 +83,17 @@ def convert(text: str, dialect: Dialect, is_icon: "_IconTest") -> tuple[str, lis
     out: list[str] = []
     open_styles: list[str] = []
     pos = 0
-    tokens = []  # (start, end, kind, match)
+    tokens = []  # (start, end, kind, match); at one place a mark wins, then a tag, then a symbol
+    for index, mark in enumerate(dialect.marks):
+        found, problem = _find_mark(mark, text)
+        if problem is not None:
+            problems.append(problem)
+        tokens += [(m.start(), m.end(), "mark", (index, m)) for m in found if m.end() > m.start()]
     if dialect.tags:
         tokens += [(m.start(), m.end(), "tag", m) for m in _TAG.finditer(text)]
     for regex in symbol_res:
         tokens += [(m.start(), m.end(), "symbol", m) for m in regex.finditer(text)]
-    tokens.sort(key=lambda t: t[0])
+    tokens.sort(key=lambda t: (t[0], ("mark", "tag", "symbol").index(t[2])))
     symbols = sorted(set(dialect.icons))
     reported: set[str] = set()
     unclosed: list[tuple[str, str, int]] = []  # open style tags: (name, as written, occurrence)
@@ -80,8 +102,11 @@ def convert(text: str, dialect: Dialect, is_icon: "_IconTest") -> tuple[str, lis
             continue
         out.append(_literal(text[pos:start], dialect.entities))
         pos = end
-        raw = match.group(0)
+        raw = (match[1] if kind == "mark" else match).group(0)
         nth = text.count(raw, 0, start)  # which occurrence, to point at it in the source
+        if kind == "mark":
+            out.append(_marked(dialect.marks[match[0]], match[1], raw, nth, is_icon, problems))
+            continue
         if kind == "symbol":
             name = match.group(1)
             icon = dialect.icons.get(name, name.lower().replace("_", "-"))
@@ -133,6 +158,40 @@ def convert(text: str, dialect: Dialect, is_icon: "_IconTest") -> tuple[str, lis
     out.append("".join("**" if s == "bold" else "*" for s in reversed(open_styles)))
     result = re.sub(r"\n{3,}", "\n\n", "".join(out)).strip("\n")
     return result, problems
+
+
+def _find_mark(mark: dict, text: str) -> tuple[list, Problem | None]:
+    """The places a mark occurs: its token as written, or its regular expression run with the
+    `regex` module's time limit (patterns come from content)."""
+    from ..rules.textmatch import TIMEOUT, _compile
+    try:
+        pattern = _compile(mark["regex"] if "regex" in mark else _escape(mark.get("token", "")))
+        return list(pattern.finditer(text, timeout=TIMEOUT)), None
+    except (ValueError, TimeoutError) as exc:
+        what = f"mark '{mark.get('regex', mark.get('token'))}'"
+        message = f"{what} took more than {TIMEOUT:g} s" if isinstance(exc, TimeoutError) else str(exc)
+        return [], Problem("E-MARKUP-MARK", message, text[:1], 0, "simplify the regular expression of the mark")
+
+
+def _escape(token: str) -> str:
+    import regex
+    return regex.escape(token)
+
+
+def _marked(mark: dict, match, raw: str, nth: int, is_icon, problems: list) -> str:
+    """What a mark becomes: an icon, its text in a style, or a text (with \\1 for its groups)."""
+    if "icon" in mark:
+        icon = match.expand(mark["icon"])
+        if is_icon(icon):
+            return f":{icon}:"
+        problems.append(Problem("E-MARKUP-SYMBOL", f"'{raw}' draws icon '{icon}', which does not exist", raw, nth,
+                                f"add icons/{icon}.svg"))
+        return ""
+    if "style" in mark:
+        marker = MARK_STYLES[mark["style"]]
+        inner = match.group(1) if match.re.groups else raw
+        return f"{marker}{_literal(inner, False)}{marker}"
+    return _literal(match.expand(mark.get("text", "")), False)
 
 
 def _balance(unclosed: list, name: str, raw: str, nth: int, closing: bool, problems: list) -> None:
