@@ -8,6 +8,7 @@ YAML files; nesting and size are bounded.
 from __future__ import annotations
 
 import json.decoder
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,24 @@ def pointer_join(base: str, part: str | int) -> str:
     """`base` extended by one JSON pointer step (RFC 6901 escapes)."""
     text = str(part).replace("~", "~0").replace("/", "~1")
     return f"{base}/{text}"
+
+
+# Unicode's noncharacters (U+FDD0..U+FDEF and the last two code points of every plane): reserved
+# for a program's own use, never text to print.  Unicode data in a card file is an error.
+_NONCHARACTER = re.compile("[\ufdd0-\ufdef" + "".join(
+    f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(17)) + "]")
+NONCHARACTER_HELP = "delete it: a Unicode noncharacter is no text to print (a program's internal marker)"
+NUMBER_HELP = "write a finite number; NaN and infinity are no values of a game"
+
+
+def noncharacter(text: str) -> int | None:
+    """The index of the first Unicode noncharacter in text, or None."""
+    found = _NONCHARACTER.search(text)
+    return None if found is None else found.start()
+
+
+def noncharacter_message(char: str) -> str:
+    return f"text holds the Unicode noncharacter U+{ord(char):04X}"
 
 
 class _Fail(Exception):
@@ -114,7 +133,10 @@ class _Reader:
         if match and match.end() > i:
             number = match.group(0)
             if match.group(1) or match.group(2):
-                return float(number), match.end()
+                value = float(number)
+                if not math.isfinite(value):
+                    raise _Fail(f"number {number[:40]} is too large to be a number", i, NUMBER_HELP)
+                return value, match.end()
             if len(number.lstrip("-")) > MAX_INT_DIGITS:
                 raise _Fail(limit_message(f"integer of {len(number)} characters", f"integer size ({MAX_INT_DIGITS} "
                             "digits)"), i, "write a smaller number, or text in double quotes", "E-LIMIT")
@@ -125,10 +147,14 @@ class _Reader:
 
     def string(self, i: int) -> tuple[str, int]:
         try:
-            return json.decoder.scanstring(self.text, i + 1, True)
+            value, end = json.decoder.scanstring(self.text, i + 1, True)
         except json.JSONDecodeError as exc:
             raise _Fail(exc.msg.lower(), exc.pos, "JSON text is in double quotes; write \\\" for a quote, "
                         "\\\\ for a backslash and \\n for a line break") from None
+        bad = noncharacter(value)
+        if bad is not None:
+            raise _Fail(noncharacter_message(value[bad]), i, NONCHARACTER_HELP)
+        return value, end
 
 
 def load_json(doc, text: str, report: Report) -> bool:

@@ -8,6 +8,7 @@ code); we turn nodes into dicts, lists and scalars ourselves so that we can
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,8 @@ from typing import Any
 import yaml
 
 from ..diagnostics import Position, Report
-from .jsonload import load_json, pointer_join  # noqa: F401  (pointer_join: used across the front end)
+from .jsonload import (NONCHARACTER_HELP, NUMBER_HELP, load_json, noncharacter, noncharacter_message,
+                       pointer_join)  # noqa: F401  (pointer_join: used across the front end)
 
 # libyaml's safe loader when PyYAML was built with it (20x faster); its nodes carry the same marks.
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -129,6 +131,16 @@ class _Builder:
                               f"({MAX_INT_DIGITS} digits)", self._pos(node.start_mark),
                               help="write it as a string in quotes if it is an identifier, not a number")
             return 0
+        if isinstance(value, float) and not math.isfinite(value):
+            self.report.error("E-YAML", f"'{node.value[:40]}' is not a finite number", self._pos(node.start_mark),
+                              help=NUMBER_HELP)
+            return node.value
+        if isinstance(value, str):
+            bad = noncharacter(value)
+            if bad is not None:
+                self.report.error("E-YAML", noncharacter_message(value[bad]), self._pos(node.start_mark),
+                                  help=NONCHARACTER_HELP)
+                return value.replace(value[bad], "")
         return value
 
     def _mapping(self, node, pointer: str) -> dict:

@@ -204,7 +204,7 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None)
             validate(doc, builtin_schema("game"), report)
         raise ContentError(report)
     valid = validate(doc, builtin_schema("game"), report)
-    data = doc.data
+    data = doc.data if valid else _valid_settings(doc.data)
     # A mistake elsewhere in game.yaml must not hide the mistakes in the card files: keep
     # loading every deck and board that is itself valid (the build fails on the error anyway).
     usable = (lambda item, kind: True) if valid else _usable
@@ -265,6 +265,22 @@ def _check_copies(game: Game, report: Report) -> None:
 
 def _list(value: Any) -> list:
     return value if isinstance(value, list) else []
+
+
+# Keys of game.yaml whose items are each checked on their own (_usable, load_tables, load_forces).
+_ITEMIZED = ("decks", "tokens", "boards", "references", "tables", "forces")
+
+
+def _valid_settings(data: dict) -> dict:
+    """An invalid game.yaml without its invalid settings (`credits: [{a: b}]`, `markup: {symbols: x}`):
+    their errors are reported, and what is drawn and checked next must not meet a wrong type."""
+    kept, known = {}, builtin_schema("game")["properties"]
+    for key, value in data.items():
+        if key in _ITEMIZED:
+            kept[key] = value
+        elif key in known and validator({"$ref": f"https://cardforge.dev/schemas/game.schema.json#/properties/{key}"}).is_valid(value):
+            kept[key] = value
+    return kept
 
 
 def _usable(item: Any, kind: str) -> bool:

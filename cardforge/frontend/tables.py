@@ -93,7 +93,7 @@ def load_tables(root: Path, doc: Document, report: Report, documents: list, safe
             rows = [row for row in spec if isinstance(row, dict)]
             out[name] = TableRows(rows, Table(name, doc, pointer))
             continue
-        if not isinstance(spec, dict) or not isinstance(spec.get("fields"), dict):
+        if not isinstance(spec, dict) or not isinstance(spec.get("fields"), dict) or not _valid_table(spec):
             continue  # the game schema reported it
         fields = spec["fields"]
         if not check_field_schemas(fields, doc, pointer + "/fields", report):
@@ -167,3 +167,9 @@ def load_tables(root: Path, doc: Document, report: Report, documents: list, safe
         marks = {"authored": True} if table.authored else {}
         out[name] = TableRows([{**{f: None for f in fields}, **marks, **rows[i]} for i in kept], table)
     return out
+
+
+def _valid_table(spec: dict) -> bool:
+    """Whether a table's declaration is valid on its own (else the game schema reported it, and its
+    values, such as `file: 1`, cannot be used)."""
+    return validator({"$ref": "https://cardforge.dev/schemas/game.schema.json#/$defs/table"}).is_valid(spec)

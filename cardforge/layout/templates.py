@@ -7,6 +7,7 @@ names are errors rather than silently empty text.
 from __future__ import annotations
 
 import difflib
+import math
 import re
 import types
 from typing import Any
@@ -48,6 +49,15 @@ def unknown_field_message(name: str, known) -> str:
 class _BoundedCodeGenerator(CodeGenerator):
     """Jinja2's code generator, except that `a ~ b` calls the sandbox's bounded_join: doubling a
     text forty times (`{% set ns.x = ns.x ~ ns.x %}`) would otherwise fill the memory."""
+
+    def visit_Const(self, node: nodes.Const, frame) -> None:
+        """A float literal too large for a float (`1e999`) is infinity, which Jinja2 would write into
+        the compiled code as the undefined name `inf`: write a literal Python reads as infinity."""
+        value = node.as_const(frame.eval_ctx)
+        if isinstance(value, float) and not math.isfinite(value):
+            self.write("(float(%r))" % str(value))
+            return
+        super().visit_Const(node, frame)
 
     def visit_Concat(self, node: nodes.Concat, frame) -> None:
         self.write("environment.bounded_join((")
