@@ -21,6 +21,7 @@ class Position:
     line: int
     col: int
     cell: str | None = None
+    quote: bool = True  # False: never show the line (a link out of the game folder must not leak it)
 
 
 @dataclass
@@ -46,7 +47,8 @@ class Diagnostic:
     def render(self, root: Path | None = None) -> str:
         """The headline, the offending source line with a caret, and the help line."""
         out = [self.headline(root)]
-        source = None if self.position is None or self.position.cell else _source_line(self.position)
+        source = None if self.position is None or self.position.cell or not self.position.quote \
+            else _source_line(self.position)
         if source is not None:
             gutter = str(self.position.line)
             source, col = _excerpt(source, self.position.col)
@@ -76,8 +78,9 @@ def display_path(path: Path, root: Path | None) -> str:
     """Paths are shown relative to the working directory when they lie under it."""
     path = Path(path)
     base = root or Path.cwd()
-    try:
-        return path.resolve().relative_to(base.resolve()).as_posix()
+    try:  # the file's own name, not its link's target: a link out of the folder must not name where it goes
+        full = path.parent.resolve() / path.name if path.name not in ("", ".", "..") else path.resolve()
+        return full.relative_to(base.resolve()).as_posix()
     except (ValueError, RuntimeError, OSError):  # outside the base, or a symbolic-link loop
         return path.as_posix()
 

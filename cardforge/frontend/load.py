@@ -277,17 +277,31 @@ def _load_yaml(path: Path, report: Report, display_name: Path | None = None,
         return None
     if path.suffix.lower() == ".json":  # JSON as published: its own reader, with the same positions
         return doc if load_json(doc, text, report) else None
+    return doc if parse_yaml(doc, text, report) else None
+
+
+def parse_yaml(doc: Document, text: str, report: Report) -> bool:
+    """Fill `doc` from YAML `text` (a file's, or a spreadsheet cell's); False after reporting why
+    it is unusable.  Never recursion: a text that could nest deeper than MAX_DEPTH is scanned event
+    by event first, by the same parser that then reads it."""
+    path = doc.path
+    node = None
     try:
         deep = too_deep(text) if _depth_bound(text) > _SCAN_ABOVE else None
         if deep is not None:
             report.error("E-LIMIT", depth_message(), Position(path, deep.line + 1, deep.column + 1),
                          help="a card game's data needs only a few levels; flatten it")
-            return None
+            return False
         node = yaml.compose(text, Loader=_SAFE_LOADER)
     except yaml.YAMLError:
         node = None  # parse again below with the pure-Python loader, whose messages say more
     if node is None and text.strip():
-        try:
+        try:  # the pure-Python composer recurses, once per level: scan first where it could go deep
+            deep = too_deep(text, yaml.SafeLoader) if _depth_bound(text) > MAX_DEPTH else None
+            if deep is not None:
+                report.error("E-LIMIT", depth_message(), Position(path, deep.line + 1, deep.column + 1),
+                             help="a card game's data needs only a few levels; flatten it")
+                return False
             node = yaml.compose(text, Loader=yaml.SafeLoader)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
@@ -296,21 +310,28 @@ def _load_yaml(path: Path, report: Report, display_name: Path | None = None,
             context = f" ({exc.context})" if exc.context else ""
             report.error("E-YAML", f"YAML syntax error: {problem}{context}", pos,
                          help="check indentation, colons and quotes on this line and the one above")
-            return None
+            return False
         except yaml.YAMLError as exc:
-            report.error("E-YAML", f"YAML error: {exc}", Position(path, 1, 1))
-            return None
+            report.error("E-YAML", f"YAML error: {exc}", _reader_position(path, text, exc))
+            return False
     if node is None:
         doc.data = {}
-        return doc
+        return True
     try:
         doc.data = _Builder(doc, report).build(node, "")
     except _Limits as exc:
         report.error(exc.code, exc.message, Position(path, exc.mark.line + 1, exc.mark.column + 1))
-        return None
+        return False
     except RecursionError:  # cannot happen below MAX_DEPTH; kept as a guard
         report.error("E-LIMIT", depth_message(), Position(path, 1, 1))
-        return None
-    # After a duplicate key the first value is kept so that later stages can still
-    # report their own errors; the build fails anyway because the report has errors.
-    return doc
+        return False
+    return True
+
+
+def _reader_position(path: Path, text: str, exc: Exception) -> Position:
+    """Where PyYAML's reader stopped (an unacceptable character), as a line and column."""
+    index = getattr(exc, "position", None)
+    if not isinstance(index, int) or not 0 <= index <= len(text):
+        return Position(path, 1, 1)
+    line = text.count("\n", 0, index) + 1
+    return Position(path, line, index - (text.rfind("\n", 0, index) + 1) + 1)

@@ -198,6 +198,10 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None)
         report.error("E-NO-GAME", f"no {GAME_FILE} in {root}", Position(game_path, 1, 1),
                      help=f"a game folder holds a {GAME_FILE} naming its decks and card files")
         raise ContentError(report)
+    if safe_path(root, GAME_FILE) is None:  # never quote a file from outside in a diagnostic
+        report.error("E-PATH", f"{GAME_FILE} is a symbolic link to a file outside the game folder",
+                     Position(game_path, 1, 1, quote=False), help=f"copy the file into the game folder as {GAME_FILE}")
+        raise ContentError(report)
     doc = load_yaml(game_path, report)
     if doc is None or not isinstance(doc.data, dict):
         if doc is not None:

@@ -18,15 +18,16 @@ import csv
 import datetime
 import difflib
 import io
+import math
 import re
 import zipfile
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..diagnostics import Position, Report
-from .load import Document, pointer_join, read_source
+from ..limits import MAX_INT_DIGITS, limit_message
+from .jsonload import noncharacter, noncharacter_message
+from .load import Document, parse_yaml, pointer_join, read_source
 from .schema import validate
 
 SHEET_SUFFIXES = (".csv", ".xlsx")
@@ -226,6 +227,9 @@ def convert(value: Any, schema: dict) -> Any:
     """A cell's value as the schema wants it; raises CellError with a message for the user."""
     types = _types(schema)
     text = _text(value).strip() if not isinstance(value, str) else value.strip()
+    bad = noncharacter(text)
+    if bad is not None:
+        raise CellError(noncharacter_message(text[bad]))
     if "enum" in schema:
         for option in schema["enum"]:
             if _text(option) == text or (isinstance(option, str) and option.lower() == text.lower()):
@@ -259,18 +263,16 @@ def _as(kind: str, value: Any, text: str, schema: dict) -> Any:
             return value
         if isinstance(value, float) and value.is_integer():
             return int(value)
-        if INTEGER.match(text):
-            return int(text)
-        if NUMBER.match(text) and float(text).is_integer():
-            return int(float(text))
+        if INTEGER.match(text) or NUMBER.match(text) and _number(text).is_integer():
+            return _integer(text)
         raise CellError
     if kind == "number":
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return int(value) if isinstance(value, float) and value.is_integer() else value
         if INTEGER.match(text):
-            return int(text)
+            return _integer(text)
         if NUMBER.match(text):
-            return float(text)
+            return _number(text)
         raise CellError
     if kind == "boolean":
         if isinstance(value, bool):
@@ -305,6 +307,21 @@ def _as(kind: str, value: Any, text: str, schema: dict) -> Any:
     raise CellError
 
 
+def _number(text: str) -> float:
+    """A cell's number, finite: '1e999' is no value of a game."""
+    number = float(text)
+    if not math.isfinite(number):
+        raise CellError(f"'{text[:40]}' is too large to be a number")
+    return number
+
+
+def _integer(text: str) -> int:
+    number = int(text) if INTEGER.match(text) and len(text) <= MAX_INT_DIGITS + 1 else int(_number(text))
+    if abs(number) >= 10 ** MAX_INT_DIGITS:
+        raise CellError(limit_message(f"'{text[:40]}'", f"integer size ({MAX_INT_DIGITS} digits)"))
+    return number
+
+
 def _retype(item: Any, schema: dict) -> Any:
     """An item parsed from YAML in a cell, typed like a cell (so "3" in a list of integers is 3)."""
     if isinstance(item, (dict, list)) or item is None:
@@ -318,19 +335,20 @@ def _retype(item: Any, schema: dict) -> Any:
 def _yaml(text: str) -> Any:
     if len(text) > MAX_CELL_YAML:
         raise CellError(f"the cell holds more than {MAX_CELL_YAML} characters")
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        problem = getattr(exc, "problem", None) or "invalid YAML"
-        raise CellError(f"cannot read the cell as YAML or JSON: {problem}") from None
+    # the reader of YAML files: bounded depth and aliases, no NaN, never recursion (`[[[[...` in a cell)
+    scratch, doc = Report(), Document(path=Path("cell"), data=None)
+    if not parse_yaml(doc, text, scratch) or scratch.has_errors():
+        problem = scratch.errors()[0].message if scratch.errors() else "invalid YAML"
+        raise CellError(f"cannot read the cell as YAML or JSON: {problem.removeprefix('YAML syntax error: ')}")
+    return doc.data
 
 
 def _scalar(value: Any, text: str) -> Any:
     if not isinstance(value, str):
         return int(value) if isinstance(value, float) and value.is_integer() else value
-    if INTEGER.match(text):
+    if INTEGER.match(text) and len(text) <= MAX_INT_DIGITS:
         return int(text)
-    if NUMBER.match(text):
+    if NUMBER.match(text) and math.isfinite(float(text)):
         return float(text)
     return value
 

@@ -16,6 +16,7 @@ from typing import Callable
 import yaml
 from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFont, TTFError
+from ..limits import MAX_FONT_BYTES, limit_message
 
 FONTS_DIR = Path(__file__).resolve().parents[2] / "fonts"
 STYLES = ("regular", "bold", "italic", "bold_italic")
@@ -117,9 +118,17 @@ class FontBook:
         if font_name not in pdfmetrics.getRegisteredFontNames():
             path = self._paths[font_name]
             try:
+                if path.stat().st_size > MAX_FONT_BYTES:  # reportlab reads the whole file into memory
+                    raise FontError(f"cannot use font file {path.name}: " + limit_message(
+                        f"a file of {path.stat().st_size // 1024 ** 2} MB", f"{MAX_FONT_BYTES // 1024 ** 2} MB per font"))
                 pdfmetrics.registerFont(SubsetFont(font_name, str(path)))
             except (TTFError, OSError) as exc:
                 raise FontError(f"cannot use font file {path.name}: {exc}") from None
+            except FontError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a truncated or damaged file: struct.error, IndexError, ...
+                raise FontError(f"cannot use font file {path.name}: it is damaged or truncated "
+                                f"({type(exc).__name__}: {exc})") from None
         self._glyphs[font_name] = frozenset(pdfmetrics.getFont(font_name).face.charToGlyph)
 
     def missing_chars(self, font_name: str, text: str) -> list[str]:

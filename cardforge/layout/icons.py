@@ -287,7 +287,26 @@ def _parse(source: Path | str, text: str, color: str):
     if not all(math.isfinite(v) and v > 0 for v in (drawing.width, drawing.height)):
         raise IconError(source, f"icon has no usable size ({drawing.width} x {drawing.height})",
                         help='give the <svg> element a viewBox="0 0 W H" with W and H above 0')
+    _try_drawing(source, drawing)
     return drawing
+
+
+def _try_drawing(source: Path | str, drawing) -> None:
+    """Draw the icon once on a scratch canvas: reportlab refuses numbers beyond 1e307 (`width='1e308'`,
+    a path through 1e300) only when it writes them, which must not happen in the middle of a build."""
+    from reportlab.pdfgen.canvas import Canvas
+    scratch = Canvas(io.BytesIO())
+    try:
+        scratch.beginForm("probe", 0, 0, drawing.width, drawing.height)
+        _svg_tools()[1].draw(drawing, scratch, 0, 0)
+        scratch.endForm()
+        scratch.doForm("probe")
+    except Exception as exc:  # noqa: BLE001 - reportlab's errors on values it cannot write
+        said = str(exc).splitlines()[-1][:200]
+        if "number too large" in said:
+            said = f"a number in it is too large to write into a PDF ({said.split()[-1]})"
+        raise IconError(source, f"icon cannot be drawn: {said}",
+                        help="keep the icon's sizes and coordinates to ordinary numbers") from None
 
 
 class IconPainter:

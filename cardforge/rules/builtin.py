@@ -13,6 +13,7 @@ from ..render.evaluate import FaceEvaluator
 from ..layout.icons import token_name
 from ..layout.text import icon_names
 from ..layout.repeat import walk_frames
+from ..limits import read_bounded
 from ..units import length, mm
 from .positions import _guess, piece_pos, card_pos, refine
 
@@ -278,17 +279,16 @@ def _is_output(path: Path) -> bool:
 
 
 def _head(path: Path, size: int = 4096) -> bytes:
+    """The first bytes of a regular file (a FIFO nobody writes would block the check for ever)."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read(size)
+        return read_bounded(path, size)[:size]
     except OSError:
         return b""
 
 
 def _is_text(path: Path) -> bool:
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(4096)
+        head = read_bounded(path, 4096)[:4096]
         head.decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return False

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..diagnostics import Report
 from ..frontend.load import load_yaml
-from ..frontend.model import Game
+from ..diagnostics import Position
+from ..frontend.model import Game, safe_path
 from ..frontend.schema import builtin_schema, validate
 from .builtin import AssetUse, check_assets, check_capacity, check_changed, check_files, check_quantities, check_unused_icons, check_unused_layouts, icons_named_in_layouts
 from .builtin import RULES_FILE
@@ -59,6 +60,10 @@ def load_rules(game: Game, report: Report, compile: bool = True) -> RuleSet | No
     """The game's rules.yaml, validated and compiled; None when it is missing or unusable."""
     path = game.root / RULES_FILE
     if not path.is_file():
+        return None
+    if safe_path(game.root, RULES_FILE) is None:  # never quote a file from outside in a diagnostic
+        report.error("E-PATH", f"{RULES_FILE} is a symbolic link to a file outside the game folder",
+                     Position(path, 1, 1, quote=False), help=f"copy the rules into the game folder as {RULES_FILE}")
         return None
     doc = load_yaml(path, report)
     if doc is None:
