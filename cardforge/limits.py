@@ -25,6 +25,9 @@ MAX_SVG_ELEMENTS = 20_000  # elements of one icon
 MAX_REPEAT = 100_000  # the longest text or list a template may build by repetition or padding
 MAX_TEMPLATE_OUTPUT = 100_000  # characters of one template's output (one frame's text)
 MAX_EXPRESSION_SECONDS = 2.0  # the time of one template or rules expression
+MAX_REGEX_SECONDS = 0.25  # one regular-expression match from content (rules, schema `pattern`): `regex`'s timeout
+MAX_PATTERN_CHARS = 300  # characters of one regular expression from content
+MAX_UNIQUE_ITEMS = 10_000  # items of an array a schema's `uniqueItems` compares
 MAX_FONT_BYTES = 32 * 1024 * 1024  # one font file of a game (reportlab reads it whole; Noto CJK is 16 MB)
 MAX_TYPE_PT = 1000  # the type size of a text, table or field frame (35 cm: more than any piece printed at home)
 

@@ -2,6 +2,8 @@
 shop's files (--target printshop)."""
 from __future__ import annotations
 
+import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -30,9 +32,20 @@ def add(sub) -> None:
     b.add_argument("--errata", metavar="OLD", help="only the pieces changed since OLD (a game folder, GAME@REVISION or a "
                    "git revision), with a changelog page first and a version mark, into <game>/errata/")
     b.add_argument("--out", help="output folder (default: build/); each game gets a subfolder")
-    b.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+    b.add_argument("--jobs", "-j", type=count, default=None, metavar="N",
                    help="processes drawing games and papers at once (default: one per core)")
     b.set_defaults(func=run)
+
+
+def count(text: str) -> int:
+    """--jobs N: a whole number from 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: give at least 1")
+    return value
 
 
 def offset(text: str | None) -> tuple[float, float]:
@@ -41,6 +54,8 @@ def offset(text: str | None) -> tuple[float, float]:
         return (0.0, 0.0)
     try:
         x, y = (float(part) for part in text.replace(" ", "").split(","))
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ValueError(text)
     except ValueError:
         raise UsageError(f"--back-offset takes two numbers in mm, X,Y (for example 0.5,-1), not '{text}'") from None
     if abs(x) > 20 or abs(y) > 20:

@@ -14,7 +14,8 @@ def add(sub) -> None:
     f.add_argument("--game", metavar="GAME_DIR", help="the game (default: the game folder the file lies in)")
     f.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
     f.add_argument("--paper", choices=PAPERS + ("all",), default="a4")
-    f.add_argument("--out", help="folder for <force id>-roster-<paper>.pdf (default: the force file's folder)")
+    f.add_argument("--out", help="folder for <force id>-roster-<paper>.pdf (default: the force file's folder, "
+                   "or build/<game> when that is inside the game folder)")
     f.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics format")
     f.set_defaults(func=run)
 
@@ -24,7 +25,7 @@ def run(args) -> int:
     from ..output.roster import ForceUsageError, print_roster
     report = Report()
     papers = list(PAPERS) if args.paper == "all" else [args.paper]
-    out = Path(args.out) if args.out else Path(args.force).resolve().parent
+    out = Path(args.out) if args.out else None  # beside the force file, or build/<game> (roster.py)
     game = Path(args.game) if args.game else None
     if game is not None and not (game / GAME_FILE).is_file():
         raise UsageError(f"{game} is not a game folder (it has no {GAME_FILE})")

@@ -224,7 +224,7 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None)
                 doc=doc, bleed=bleed, min_type=min_type)
     game.documents.append(doc)
     game.version_mark = load_version_mark(data, doc, min_type, report)
-    game.tables = load_tables(root, doc, report, game.documents, safe_path)
+    game.tables = load_tables(root, doc, report, game.documents, safe_path, checked=valid)
     if valid:  # (an invalid piece is already reported; its sizes cannot be trusted)
         game.templates = load_templates(data, doc, game.tables, report)
     seen_ids: dict[str, Card] = {}

@@ -48,8 +48,9 @@ def _registry():
 
 @lru_cache(maxsize=None)
 def _validator_for(key: str) -> Draft202012Validator:
-    from jsonschema import Draft202012Validator  # only when a document is not known valid (below)
-    return Draft202012Validator(json.loads(key), registry=_registry(), format_checker=Draft202012Validator.FORMAT_CHECKER)
+    from .safeschema import validator_class  # only when a document is not known valid (below)
+    bounded = validator_class({})  # bounded `pattern` and `uniqueItems`: a deck's fields are content
+    return bounded(json.loads(key), registry=_registry(), format_checker=bounded.FORMAT_CHECKER)
 
 
 def validator(schema: dict) -> Draft202012Validator:

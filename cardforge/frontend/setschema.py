@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
-from jsonschema import validators
 from jsonschema.exceptions import SchemaError, ValidationError
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
@@ -27,6 +26,7 @@ from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 
 from ..diagnostics import Report
 from .load import Document, load_yaml, pointer_join
+from .safeschema import SchemaDraftError, validator_class
 
 # Keywords of drafts 4 to 2020-12 (validation, applicators, core, annotations, formats).
 KEYWORDS = {
@@ -82,9 +82,8 @@ def unknown_keywords(schema: Any, pointer: str = ""):
 def check_field_schema(name: str, sub: Any, doc: Document, pointer: str, report: Report) -> bool:
     """One field of a deck: valid JSON Schema, no unknown keyword, no $ref."""
     ok = True
-    validator_cls = validators.validator_for({}, default=validators.Draft202012Validator)
     try:
-        validator_cls.check_schema(sub)
+        validator_class({}).check_schema(sub)
     except SchemaError as exc:
         ok = False
         at = pointer + "".join("/" + str(p) for p in exc.absolute_path) if exc.absolute_path else pointer
@@ -310,7 +309,7 @@ def load_set_schema(root: Path, rel: str, game_doc: Document, pointer: str, repo
         return None
     doc = next(iter(loaded.values()))
     base = _base_of(doc, path, root)
-    spec = validators.validator_for(doc.data, default=validators.Draft202012Validator)
+    spec = validator_class(doc.data)  # its $schema was checked on loading
     specification = specification_with(spec.META_SCHEMA.get("$schema", ""),
                                        default=specification_with("https://json-schema.org/draft/2020-12/schema"))
     registry = Registry().with_resources(
@@ -466,7 +465,12 @@ def _load_schema_file(root: Path, path: Path, report: Report, safe_path, loaded:
     if alias:
         loaded[alias] = doc
     ok = True
-    spec = validators.validator_for(doc.data, default=validators.Draft202012Validator)
+    try:
+        spec = validator_class(doc.data)
+    except SchemaDraftError as exc:
+        report.error("E-SET-SCHEMA", str(exc), doc.pos("/$schema"),
+                     help="write \"$schema\": \"https://json-schema.org/draft/2020-12/schema\", or leave it out")
+        return False
     try:
         spec.check_schema(doc.data)
     except SchemaError as exc:

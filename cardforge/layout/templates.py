@@ -7,14 +7,16 @@ names are errors rather than silently empty text.
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 import re
 import types
 from typing import Any
 
-from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes
+from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes, pass_eval_context
 from jinja2.compiler import CodeGenerator
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
+from jinja2.filters import make_attrgetter
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from ..limits import MAX_REPEAT, MAX_TEMPLATE_OUTPUT, LimitError, TimeLimit, limit_message, time_limit
@@ -78,6 +80,32 @@ class Sandbox(ImmutableSandboxedEnvironment):
         super().__init__(**options)
         for name in ("center", "indent", "wordwrap", "truncate", "format", "batch", "slice"):
             self.filters[name] = _bounded_filter(name, self.filters[name])
+        # join, replace and sum build their result in one C call, which no timer stops: sized first
+        self.filters["join"] = _bounded_join
+        self.filters["replace"] = _bounded_replace(self.filters["replace"])
+        self.filters["sum"] = _bounded_sum(self.filters["sum"])
+
+    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja2's own signature
+        """A text's own methods are sized like the filters: 'x'.ljust(10**9), 'x'.join(...),
+        'a'.replace('a', long) would each fill the memory in one C call."""
+        owner = getattr(__obj, "__self__", None)
+        if isinstance(owner, str) and not kwargs:
+            args = _sized_str_call(owner, getattr(__obj, "__name__", ""), args)
+        return super().call(__context, __obj, *args, **kwargs)
+
+    def wrap_str_format(self, value):
+        """'{:>100000000}'.format(1) and '{:>{}}'.format(1, 10**9): widths beyond MAX_REPEAT refused."""
+        wrapped = super().wrap_str_format(value)
+        if wrapped is None:
+            return None
+        pattern = value.__self__
+        _check_widths(value.__name__, pattern)
+
+        def bounded(*args, **kwargs):
+            if "{" in pattern.partition(":")[2]:  # a width taken from the arguments
+                _no_large_ints(value.__name__, list(args) + list(kwargs.values()))
+            return wrapped(*args, **kwargs)
+        return bounded
         del self.globals["lipsum"]  # lorem ipsum of any length; no card needs it
 
     def bounded_join(self, values) -> str:
@@ -117,6 +145,8 @@ class Sandbox(ImmutableSandboxedEnvironment):
         if operator == "%":
             if isinstance(left, str):
                 _check_widths("%", left)
+                if "*" in left:  # '%*d' % (10**9, 1): the width is an argument
+                    _no_large_ints("%", right if isinstance(right, tuple) else [right])
             return left % right
         if operator == "**":
             if isinstance(right, (int, float)) and abs(right) > 64:
@@ -134,6 +164,11 @@ def _check_widths(name: str, pattern: str) -> None:
         raise LimitError(f"'{name}' with a width larger than the limit of repetition ({MAX_REPEAT})")
 
 
+def _no_large_ints(name: str, values) -> None:
+    if any(isinstance(v, int) and not isinstance(v, bool) and v > MAX_REPEAT for v in values):
+        raise LimitError(f"'{name}' with a width larger than the limit of repetition ({MAX_REPEAT})")
+
+
 def _bounded_filter(name: str, original):
     """A filter that pads or formats (center, indent, wordwrap, format, ...) refused a width, or a
     format field, beyond MAX_REPEAT: "'x' | center(10**9)" would fill the memory."""
@@ -141,10 +176,81 @@ def _bounded_filter(name: str, original):
         values = list(args[1:]) + list(kwargs.values())
         if name == "format" and args and isinstance(args[0], str):
             _check_widths(name, args[0])
-        if any(isinstance(v, int) and not isinstance(v, bool) and v > MAX_REPEAT for v in values):
-            raise LimitError(f"'{name}' with a width larger than the limit of repetition ({MAX_REPEAT})")
+        _no_large_ints(name, values)
         return original(*args, **kwargs)
     return bounded
+
+def _too_long(size: int, what: str, unit: str = "characters") -> None:
+    if size > MAX_TEMPLATE_OUTPUT:
+        raise LimitError(limit_message(f"{what} of {size} {unit}", f"template output "
+                                       f"({MAX_TEMPLATE_OUTPUT} {unit})"))
+
+
+def _replaced_size(text: str, old: str, new: str, count: int = -1) -> int:
+    times = text.count(old) if old else len(text) + 1
+    if count is not None and 0 <= count < times:
+        times = count
+    return len(text) + times * (len(new) - len(old))
+
+
+def _sized_str_call(text: str, method: str, args: tuple) -> tuple:
+    """The arguments of a call of one of text's methods, once its result is known to be small."""
+    if method in ("ljust", "rjust", "center", "zfill") and args and isinstance(args[0], int):
+        _too_long(args[0], f"'{method}'")
+    elif method == "expandtabs":
+        size = args[0] if args and isinstance(args[0], int) else 8
+        _too_long(len(text) + text.count("\t") * max(size, 0), "'expandtabs'")
+    elif method == "replace" and len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
+        _too_long(_replaced_size(text, *args[:3]), "'replace'")
+    elif method == "join" and args:
+        items = list(args[0])
+        _too_long(sum(len(i) if isinstance(i, str) else 0 for i in items) + len(text) * max(len(items) - 1, 0),
+                  "'join'")
+        args = (items, *args[1:])
+    return args
+
+
+@pass_eval_context
+def _bounded_join(eval_ctx, value, d: str = "", attribute=None):
+    """Jinja2's join, sized before it joins."""
+    items = list(value)
+    if attribute is not None:
+        getter = make_attrgetter(eval_ctx.environment, attribute)
+        items = [getter(item) for item in items]
+    texts = [item if isinstance(item, str) else str(item) for item in items]
+    sep = str(d)
+    _too_long(sum(map(len, texts)) + len(sep) * max(len(texts) - 1, 0), "joined text")
+    return sep.join(texts)
+
+
+def _bounded_replace(original):
+    @functools.wraps(original)
+    def replace(eval_ctx, s, old, new, count=None):
+        if isinstance(s, str) and isinstance(old, str) and isinstance(new, str):
+            _too_long(_replaced_size(s, old, new, -1 if count is None else count), "replaced text")
+        return original(eval_ctx, s, old, new, count)
+    return replace
+
+
+def _bounded_sum(original):
+    @functools.wraps(original)
+    def bounded_sum(environment, iterable, attribute=None, start=0):
+        items = list(iterable)
+        if attribute is not None:
+            getter = make_attrgetter(environment, attribute)
+            items = [getter(item) for item in items]
+        if isinstance(start, (list, tuple)) or any(isinstance(i, (list, tuple)) for i in items):
+            # lists summed are concatenated: once, in linear time (sum() copies the total each step)
+            if not all(isinstance(i, (list, tuple)) for i in items) or not isinstance(start, (list, tuple)):
+                raise TypeError("sum of lists needs start=[] and lists only")
+            _too_long(len(start) + sum(map(len, items)), "summed list", "items")
+            out = list(start)
+            for item in items:
+                out.extend(item)
+            return out
+        return original(environment, items, None, start)
+    return bounded_sum
+
 
 # An optional field a card leaves out is None: it prints as nothing, not as the word "None".
 def _printable(value: Any) -> Any:
@@ -276,6 +382,11 @@ def _run(what: str, call) -> Any:
         raise TemplateFailure(f"{what} error: {exc}") from None
     except RecursionError:
         raise TemplateFailure(f"{what} error: it recurses too deeply (a macro that calls itself?)") from None
+
+
+def render_bounded(template, context: dict[str, Any], what: str = "template") -> str:
+    """A compiled Jinja2 template's output, within the time and output limits (TemplateFailure)."""
+    return _run(what, lambda: _joined(template.generate(context)))
 
 
 def truthy(text: str) -> bool:

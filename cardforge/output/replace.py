@@ -262,6 +262,9 @@ def refusal(folder: Path, game: Path, whole: bool = False) -> str | None:
     real, source = Path(os.path.realpath(folder)), Path(os.path.realpath(game))
     if real == source or real in source.parents:
         return f"the output folder {folder} is the game folder {game} or holds it; choose another --out"
+    if source in real.parents and not (real == source / "build" or source / "build" in real.parents):
+        return (f"the output folder {folder} lies inside the game folder {game}: the output would be written "
+                "among its sources; choose a folder outside it (or the game's own build/)")
     if whole and real.is_dir():
         for parent, dirs, files in os.walk(real):
             for name in files + [d for d in dirs if os.path.islink(os.path.join(parent, d))]:

@@ -9,6 +9,7 @@ check writes nothing and leaves an earlier roster as it was."""
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 from ..diagnostics import ContentError, Position, Report
@@ -17,6 +18,7 @@ from ..frontend.model import GAME_FILE, Board, size_points
 from ..prepare import Prepared, prepare
 from .build import build_paper, commit, replacing_folder
 from .pages import PrintOptions
+from .replace import refusal
 
 
 class ForceUsageError(Exception):
@@ -31,12 +33,19 @@ def find_game(force_path: Path) -> Path:
     raise ForceUsageError(f"{force_path} is not inside a game folder; name the game with --game DIR")
 
 
-def print_roster(force_path: Path, game_dir: Path | None, out_dir: Path, papers: list[str], report: Report,
+def print_roster(force_path: Path, game_dir: Path | None, out_dir: Path | None, papers: list[str], report: Report,
                  layouts_dir: Path | None = None) -> list[Path]:
     force_path = Path(force_path)
     if not force_path.is_file():
         raise ForceUsageError(f"{force_path}: no such force file")
     game_dir = Path(game_dir) if game_dir is not None else find_game(force_path)
+    if out_dir is None:  # beside the force file, unless that is among the game's sources
+        out_dir = force_path.resolve().parent
+        if Path(os.path.realpath(game_dir)) in out_dir.parents or out_dir == Path(os.path.realpath(game_dir)):
+            out_dir = Path("build") / Path(os.path.realpath(game_dir)).name
+    problem = refusal(Path(out_dir), game_dir)
+    if problem:
+        raise ForceUsageError(problem)
     try:
         prep = prepare(game_dir, report, layouts_dir, force_files=[force_path])
     except ContentError:

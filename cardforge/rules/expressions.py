@@ -38,7 +38,7 @@ from typing import Any, Callable
 from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes
 from jinja2.exceptions import SecurityError, TemplateError
 from jinja2.parser import Parser
-from ..layout.templates import Absent, Sandbox
+from ..layout.templates import Absent, Sandbox, TemplateFailure, render_bounded
 from ..limits import LimitError, TimeLimit, time_limit
 from ..layout.text import icon_names
 from .lookups import LOOKUP_HELPERS, LookupFailure
@@ -269,7 +269,9 @@ class MessageTemplate:
         try:
             if self._tpl is None:
                 self._tpl = _env.from_string(self.source)
-            return self._tpl.render(context)
+            return render_bounded(self._tpl, context, "message")  # a message that loops is stopped
+        except TemplateFailure as exc:
+            return f"{self.source} (message failed: {exc.message})"
         except (SecurityError, TemplateError, TypeError, ValueError, ArithmeticError, LookupError,
                 AttributeError, RecursionError) as exc:
             return f"{self.source} (message failed: {getattr(exc, 'message', None) or exc})"

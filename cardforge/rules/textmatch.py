@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-MAX_PATTERN = 300
+from ..limits import MAX_PATTERN_CHARS as MAX_PATTERN, MAX_REGEX_SECONDS as TIMEOUT
+
 MAX_TEXT = 20_000
-TIMEOUT = 0.25  # seconds per match call
 
 
 @lru_cache(maxsize=None)
