@@ -30,7 +30,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
 from fuzzing import FAMILIES, GAMES, make_sandbox, mutate, plan  # noqa: E402
-from fuzzrun import BAD, GOOD, TIMEOUT_S, Outcome, argv_for, execute, run_cardforge, run_many, warm_up  # noqa: E402
+import fuzzrun  # noqa: E402
+from fuzzrun import (BAD, GOOD, TIMEOUT_S, Outcome, argv_for, execute, run_cardforge, run_many, slot_root,  # noqa: E402
+                     warm_up)
 
 FOLDERS_PER_KIND = 3
 
@@ -66,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
 def fuzz(work: Path, games: tuple[str, ...], args) -> int:
     start = time.monotonic()
     pristine = {g: make_sandbox(work / "pristine" / g, g).root for g in games}
-    warm_up(work, games)
+    warm_up(work, games, args.jobs)
     print(f"fuzz: {args.n} inputs from seed {args.seed}, {args.jobs} at a time, games {', '.join(games)}"
           f"{', family ' + args.family if args.family else ''}; warm after {time.monotonic() - start:.1f} s",
           flush=True)
@@ -74,7 +76,9 @@ def fuzz(work: Path, games: tuple[str, ...], args) -> int:
     def task_for(seed: int):
         def task(report):
             game, build, rng = plan(seed, games, args.build_every)
-            box = make_sandbox(work / f"in-{seed}", game, source=pristine[game])
+            folder = slot_root(work, fuzzrun.SLOT)  # where the warm-up checked this game: its files are known
+            shutil.rmtree(folder, ignore_errors=True)
+            box = make_sandbox(folder, game, source=pristine[game])
             mutation = mutate(box, rng, args.family).describe()
             report(mutation)
             outcome = execute(box.root, box.game, box.layouts, box.out, build)
@@ -87,7 +91,6 @@ def fuzz(work: Path, games: tuple[str, ...], args) -> int:
     last = time.monotonic()
     tasks = ((seed, task_for(seed)) for seed in range(args.seed, args.seed + args.n))
     for outcome in run_many(tasks, args.jobs, args.timeout):
-        shutil.rmtree(work / f"in-{outcome.key}", ignore_errors=True)
         outcomes.append(outcome)
         counts[outcome.cls] += 1
         if outcome.bad:

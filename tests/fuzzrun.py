@@ -29,6 +29,7 @@ import os
 import re
 import resource
 import selectors
+import shutil
 import signal
 import stat
 import sys
@@ -236,21 +237,37 @@ def limit_child() -> None:
 
 # -- in the parent -----------------------------------------------------------------------------------
 
-def warm_up(root: Path, games: Iterable[str]) -> None:
-    """Import cardforge and check each game once in this process, so that forked children start warm:
-    modules imported, fonts registered, schemas and templates compiled (those caches are keyed by
-    content, not by path, so a child's mutated copy misses them where it differs)."""
+def slot_root(root: Path, slot: int) -> Path:
+    """Where the child in job slot `slot` makes its sandbox: always the same folder for a slot."""
+    return Path(root) / f"slot-{slot}"
+
+
+def warm_up(root: Path, games: Iterable[str], slots: int = 1) -> None:
+    """Import cardforge and check each game once per job slot in this process, at the very paths
+    the children of that slot will use, with the file memo of the preview server on: a child starts
+    with modules imported, fonts registered, schemas and templates compiled, and every file it did
+    not mutate already read and validated (the memo is keyed by path, time and size, and a sandbox
+    copies the files' times), so it spends its time on what the mutation changed."""
     from fuzzing import make_sandbox
+    from cardforge.frontend import load
     import cardforge.output.parallel  # noqa: F401 - what `build` imports
+    load.file_memo = load.file_memo or load.FileMemo()
     cwd = os.getcwd()
     try:
-        for game in games:
-            box = make_sandbox(Path(root) / "warm" / game, game)
-            run_cardforge(argv_for(box.game, box.layouts, box.out, build=False))
+        for slot in range(slots):
+            for game in games:
+                folder = slot_root(root, slot)
+                box = make_sandbox(folder, game)
+                run_cardforge(argv_for(box.game, box.layouts, box.out, build=False))
+                os.chdir(cwd)
+                shutil.rmtree(folder)
     finally:
         os.chdir(cwd)
     gc.collect()
     gc.freeze()  # the warm heap stays shared with the children (no copy-on-write by the collector)
+
+
+SLOT = 0  # in a child: its job slot (run_many), so that its sandbox is where the warm-up checked
 
 
 @dataclass
@@ -260,16 +277,19 @@ class _Child:
     key: object
     deadline: float
     started: float
+    slot: int = 0
     data: bytes = b""
 
 
 Task = Callable[[], Outcome]  # runs in the child; may set outcome.mutation before it runs the input
 
 
-def _start(key, task: Task, timeout: float) -> _Child:
+def _start(key, task: Task, timeout: float, slot: int = 0) -> _Child:
+    global SLOT
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child
+        SLOT = slot
         os.close(read)
         code = 0
         try:
@@ -285,7 +305,7 @@ def _start(key, task: Task, timeout: float) -> _Child:
     os.close(write)
     os.set_blocking(read, False)
     now = time.monotonic()
-    return _Child(pid, read, key, now + timeout, now)
+    return _Child(pid, read, key, now + timeout, now, slot)
 
 
 def _finish(child: _Child, status: int | None) -> Outcome:
@@ -317,6 +337,7 @@ def run_many(tasks: Iterable[tuple[object, Task]], jobs: int = 1, timeout: float
     """Run each (key, task) in a forked child, at most `jobs` at once; yield outcomes as they end."""
     pending = iter(tasks)
     running: dict[int, _Child] = {}
+    free = list(range(jobs))  # job slots: each child runs in its slot's folder (slot_root)
     sel = selectors.DefaultSelector()
     exhausted = False
     while running or not exhausted:
@@ -326,7 +347,7 @@ def run_many(tasks: Iterable[tuple[object, Task]], jobs: int = 1, timeout: float
             except StopIteration:
                 exhausted = True
                 break
-            child = _start(key, task, timeout)
+            child = _start(key, task, timeout, free.pop(0))
             running[child.fd] = child
             sel.register(child.fd, selectors.EVENT_READ)
         if not running:
@@ -341,6 +362,7 @@ def run_many(tasks: Iterable[tuple[object, Task]], jobs: int = 1, timeout: float
                 os.close(sk.fd)
                 del running[sk.fd]
                 _, status = os.waitpid(child.pid, 0)
+                free.append(child.slot)
                 yield _finish(child, status)
         now = time.monotonic()
         for fd, child in list(running.items()):
@@ -351,6 +373,7 @@ def run_many(tasks: Iterable[tuple[object, Task]], jobs: int = 1, timeout: float
                 sel.unregister(fd)
                 os.close(fd)
                 del running[fd]
+                free.append(child.slot)
                 yield _finish(child, None)
     sel.close()
 

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings, strategies as st
 
 from fuzzing import FAMILIES, GAMES, Mutation, make_sandbox, mutate, plan
-from fuzzrun import GOOD, Outcome, classify, execute, run_many, run_one, snapshot, warm_up
+from fuzzrun import GOOD, Outcome, classify, execute, run_many, run_one, slot_root, snapshot, warm_up
 
 EXAMPLES = int(os.environ.get("CARDFORGE_FUZZ_EXAMPLES", "20"))  # per family
 
@@ -47,7 +47,8 @@ def fuzz_root(tmp_path_factory):
 
 
 def _run(root: Path, pristine: dict, game: str, rng, family: str, build: bool) -> Outcome:
-    folder = root / f"example-{time.monotonic_ns()}"
+    folder = slot_root(root, 0)  # where the warm-up checked each game (run_one runs in slot 0)
+    shutil.rmtree(folder, ignore_errors=True)
     box = make_sandbox(folder, game, source=pristine[game])
     try:
         mutation = mutate(box, rng, family)
