@@ -29,7 +29,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-from fuzzing import FAMILIES, GAMES, make_sandbox, mutate, plan  # noqa: E402
+from fuzzing import ALL, FAMILIES, make_sandbox, mutate, plan  # noqa: E402
 import fuzzrun  # noqa: E402
 from fuzzrun import (BAD, GOOD, TIMEOUT_S, Outcome, argv_for, execute, run_cardforge, run_many, slot_root,  # noqa: E402
                      warm_up)
@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("n", nargs="?", type=int, default=1000, help="number of inputs (default 1000)")
     ap.add_argument("--seed", type=int, default=0, help="first seed (inputs are seed .. seed+n-1)")
     ap.add_argument("--jobs", type=int, default=2, help="children at once (default 2)")
-    ap.add_argument("--game", action="append", choices=GAMES, help="only this game (repeatable)")
+    ap.add_argument("--game", action="append", choices=ALL, help="only this game or card set (repeatable)")
     ap.add_argument("--family", choices=FAMILIES, help="only this family of mutations")
     ap.add_argument("--build-every", type=int, default=10, help="1 in N inputs runs build (default 10)")
     ap.add_argument("--timeout", type=float, default=TIMEOUT_S, help="seconds before a child is a HANG")
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.http is not None:
         from fuzz_http import bench
         return bench(args.http, args.seed)
-    games = tuple(args.game or GAMES)
+    games = tuple(args.game or ALL)
     if args.replay is not None:
         return replay(args.replay, games, args)
     base = Path("/dev/shm") if os.access("/dev/shm", os.W_OK) else None
@@ -75,11 +75,11 @@ def fuzz(work: Path, games: tuple[str, ...], args) -> int:
 
     def task_for(seed: int):
         def task(report):
-            game, build, rng = plan(seed, games, args.build_every)
+            game, build, family, rng = plan(seed, games, args.build_every, args.family)
             folder = slot_root(work, fuzzrun.SLOT)  # where the warm-up checked this game: its files are known
             shutil.rmtree(folder, ignore_errors=True)
             box = make_sandbox(folder, game, source=pristine[game])
-            mutation = mutate(box, rng, args.family).describe()
+            mutation = mutate(box, rng, family).describe()
             report(mutation)
             outcome = execute(box.root, box.game, box.layouts, box.out, build)
             outcome.mutation = mutation
@@ -141,7 +141,7 @@ def write_reproducers(outcomes: list[Outcome], games: tuple[str, ...], args) -> 
     shown: collections.Counter = collections.Counter()
     with (args.out / "seeds.txt").open("w", encoding="utf-8") as fh:
         for o in sorted(bad, key=lambda o: (o.cls, o.signature, o.key)):
-            game, build, _ = plan(o.key, games, args.build_every)
+            game, build, _, _ = plan(o.key, games, args.build_every, args.family)
             fh.write(f"{o.cls}\t{o.key}\t{game}\t{o.command}\t{o.signature}\t{o.mutation}\n")
             kind = (o.cls, o.signature)
             shown[kind] += 1
@@ -165,9 +165,9 @@ def _game_args(args) -> str:
 def rebuild(seed: int, games: tuple[str, ...], args, folder: Path):
     if folder.exists():
         shutil.rmtree(folder)
-    game, build, rng = plan(seed, games, args.build_every)
+    game, build, family, rng = plan(seed, games, args.build_every, args.family)
     box = make_sandbox(folder, game)
-    return box, build, mutate(box, rng, args.family)
+    return box, build, mutate(box, rng, family)
 
 
 def replay(seed: int, games: tuple[str, ...], args) -> int:

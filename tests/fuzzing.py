@@ -40,7 +40,13 @@ from fuzz_values import (BIG_INTS, EXPRESSIONS, GEOMETRY, PNG_KINDS, STRINGS, SV
 
 REPO = Path(__file__).resolve().parent.parent
 GAMES = ("bomber-boys", "iron-rain", "bombs-away", "steel-rain", "war-eagles")
-FAMILIES = ("yaml", "bytes", "files", "layouts", "rules", "icons")
+SETS = ("ember-vale", "star-courier")  # card sets as communities publish them (tests/fixtures/community)
+ALL = GAMES + SETS
+FAMILIES = ("yaml", "bytes", "files", "layouts", "rules", "icons", "sheets", "sets", "schema", "forces")
+
+
+def source_of(name: str) -> Path:
+    return REPO / "tests" / "fixtures" / "community" / name if name in SETS else REPO / "content" / name
 
 
 @dataclass(frozen=True)
@@ -75,7 +81,7 @@ def make_sandbox(root: Path, name: str, source: Path | None = None) -> Sandbox:
     if source is not None:
         shutil.copytree(source, root, symlinks=True, dirs_exist_ok=True)
         return box
-    shutil.copytree(REPO / "content" / name, box.game, ignore=shutil.ignore_patterns("*.md"))
+    shutil.copytree(source_of(name), box.game, ignore=shutil.ignore_patterns("*.md"))
     for part in (name, "common"):
         if (REPO / "layouts" / part).is_dir():
             shutil.copytree(REPO / "layouts" / part, box.layouts / part)
@@ -109,7 +115,8 @@ def _files(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
 
 
 def data_files(box: Sandbox) -> list[Path]:
-    return [p for p in _files(box.game, (".yaml", ".yml", ".csv")) if p.name != "rules.yaml"]
+    return [p for p in _files(box.game, (".yaml", ".yml", ".csv", ".json")) if p.name != "rules.yaml"
+            and p.parent.name != "layouts"]
 
 
 def layout_files(box: Sandbox) -> list[Path]:
@@ -550,6 +557,8 @@ def _expression(doc: _Doc, rng) -> str:
 
 def _rules_family(box: Sandbox, rng) -> Mutation:
     path = box.game / "rules.yaml"
+    if not path.is_file():  # a card set without rules of its own
+        return _yaml_family(box, rng)
     roll = rng.random()
     if roll < 0.1:
         return byte_edit(box, path, rng, "rules")
@@ -603,10 +612,29 @@ def _icons_family(box: Sandbox, rng) -> Mutation:
 _FAMILY = {"yaml": _yaml_family, "bytes": _bytes_family, "files": _files_family, "layouts": _layouts_family,
            "rules": _rules_family, "icons": _icons_family}
 
+from fuzz_formats import FORMAT_FAMILIES, forces_pool  # noqa: E402 - it builds on the engine above
 
-def plan(seed: int, games: tuple[str, ...] = GAMES, build_every: int = 10) -> tuple[str, bool, random.Random]:
-    """What input `seed` is: its game, whether it builds (1 in build_every), and the rng of its mutation."""
+_FAMILY.update(FORMAT_FAMILIES)
+
+
+def pool(family: str, games: tuple[str, ...] = ALL) -> tuple[str, ...]:
+    """The games a family mutates: force lists and tables only where there are some, rules only in
+    the five games; sets, schemas and sheets anywhere (a game's decks are converted first)."""
+    if family == "forces":
+        found = tuple(g for g in games if g in forces_pool(games))
+    elif family == "rules":
+        found = tuple(g for g in games if g in GAMES)
+    else:
+        found = tuple(games)
+    return found or tuple(games)
+
+
+def plan(seed: int, games: tuple[str, ...] = ALL, build_every: int = 10,
+         family: str | None = None) -> tuple[str, bool, str, random.Random]:
+    """What input `seed` is: its family, its game, whether it builds (1 in build_every), and the rng
+    of its mutation.  The same seed (with the same games and family) is always the same input."""
     rng = random.Random(seed)
-    game = rng.choice(games)
+    family = family or rng.choice(FAMILIES)
+    game = rng.choice(pool(family, games))
     build = rng.randrange(build_every) == 0
-    return game, build, rng
+    return game, build, family, rng

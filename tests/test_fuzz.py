@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, note, settings, strategies as st
 
-from fuzzing import FAMILIES, GAMES, Mutation, make_sandbox, mutate, plan
+from fuzzing import ALL, FAMILIES, Mutation, make_sandbox, mutate, plan, pool
 from fuzzrun import GOOD, Outcome, classify, execute, run_many, run_one, slot_root, snapshot, warm_up
 
 EXAMPLES = int(os.environ.get("CARDFORGE_FUZZ_EXAMPLES", "20"))  # per family
@@ -41,8 +41,8 @@ def known(outcome: Outcome) -> bool:
 @pytest.fixture(scope="module")
 def fuzz_root(tmp_path_factory):
     root = tmp_path_factory.mktemp("fuzz")
-    warm_up(root, GAMES)
-    pristine = {game: make_sandbox(root / "pristine" / game, game).root for game in GAMES}
+    warm_up(root, ALL)
+    pristine = {game: make_sandbox(root / "pristine" / game, game).root for game in ALL}
     return root, pristine
 
 
@@ -63,10 +63,10 @@ def _run(root: Path, pristine: dict, game: str, rng, family: str, build: bool) -
 @pytest.mark.parametrize("family", FAMILIES)
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(game=st.sampled_from(GAMES), rng=st.randoms(use_true_random=False),
-       build=st.integers(0, 9).map(lambda n: n == 0))
-def test_mutated_game_gets_diagnostics_not_a_traceback(fuzz_root, family, game, rng, build):
+@given(data=st.data(), rng=st.randoms(use_true_random=False), build=st.integers(0, 9).map(lambda n: n == 0))
+def test_mutated_game_gets_diagnostics_not_a_traceback(fuzz_root, family, data, rng, build):
     root, pristine = fuzz_root
+    game = data.draw(st.sampled_from(pool(family)), label="game")
     outcome = _run(root, pristine, game, rng, family, build)
     if outcome.cls in GOOD or known(outcome):
         return
@@ -79,9 +79,9 @@ def test_mutated_game_gets_diagnostics_not_a_traceback(fuzz_root, family, game, 
 def test_same_seed_same_mutation(tmp_path):
     made = []
     for n in (1, 2):
-        game, build, rng = plan(4242)
+        game, build, family, rng = plan(4242)
         box = make_sandbox(tmp_path / str(n), game)
-        mutation = mutate(box, rng)
+        mutation = mutate(box, rng, family)
         made.append((mutation, snapshot(box.root)))
     assert made[0] == made[1]
     assert isinstance(made[0][0], Mutation) and made[0][0].describe()
