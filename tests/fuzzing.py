@@ -105,6 +105,9 @@ class Mutation:
 def mutate(box: Sandbox, rng: random.Random, family: str | None = None) -> Mutation:
     """Apply one mutation of `family` (chosen by rng when None) to the sandbox."""
     family = family or rng.choice(FAMILIES)
+    if family not in _FAMILY:  # the format families build on this module (no import cycle at load time)
+        from fuzz_formats import FORMAT_FAMILIES
+        _FAMILY.update(FORMAT_FAMILIES)
     return _FAMILY[family](box, rng)
 
 
@@ -612,15 +615,12 @@ def _icons_family(box: Sandbox, rng) -> Mutation:
 _FAMILY = {"yaml": _yaml_family, "bytes": _bytes_family, "files": _files_family, "layouts": _layouts_family,
            "rules": _rules_family, "icons": _icons_family}
 
-from fuzz_formats import FORMAT_FAMILIES, forces_pool  # noqa: E402 - it builds on the engine above
-
-_FAMILY.update(FORMAT_FAMILIES)
-
 
 def pool(family: str, games: tuple[str, ...] = ALL) -> tuple[str, ...]:
     """The games a family mutates: force lists and tables only where there are some, rules only in
     the five games; sets, schemas and sheets anywhere (a game's decks are converted first)."""
     if family == "forces":
+        from fuzz_formats import forces_pool
         found = tuple(g for g in games if g in forces_pool(games))
     elif family == "rules":
         found = tuple(g for g in games if g in GAMES)

@@ -115,7 +115,9 @@ def read_csv(path: Path, report: Report) -> Grid | None:
 
 
 def workbook_sheets(path: Path, report: Report):
-    """(values workbook, formulas workbook) of an xlsx file, or None after reporting why not."""
+    """(values workbook, formulas workbook) of an xlsx file, or None after reporting why not.  Both
+    are opened read-only: nothing of a sheet is read until its rows are asked for, so a merged
+    range or a cell far away (XFD1048576) costs nothing until read_xlsx bounds what it reads."""
     import openpyxl  # only games with spreadsheets need it
     try:
         with zipfile.ZipFile(path) as archive:
@@ -123,8 +125,8 @@ def workbook_sheets(path: Path, report: Report):
                 report.error("E-SHEET", f"workbook expands to more than {MAX_UNZIPPED // 1024 // 1024} MB",
                              Position(path, 1, 1))
                 return None
-        values = openpyxl.load_workbook(path, data_only=True)
-        formulas = openpyxl.load_workbook(path, data_only=False)
+        values = openpyxl.load_workbook(path, data_only=True, read_only=True)
+        formulas = openpyxl.load_workbook(path, data_only=False, read_only=True)
     except (zipfile.BadZipFile, OSError, KeyError, ValueError) as exc:
         report.error("E-SHEET", f"not a readable .xlsx workbook ({type(exc).__name__}: {exc})", Position(path, 1, 1),
                      help="save the file from your spreadsheet program as an Excel workbook (.xlsx)")
@@ -142,6 +144,22 @@ def read_xlsx(path: Path, sheet: str | None, wanted: list[str], report: Report, 
     if books is None:
         return None
     values, formulas = books
+    try:
+        return _read_sheet(path, values, formulas, sheet, wanted, report, at)
+    except Exception as exc:  # noqa: BLE001 - openpyxl reads the sheet only now; a damaged one fails here
+        report.error("E-SHEET", f"not a readable .xlsx workbook ({type(exc).__name__})", Position(path, 1, 1),
+                     help="save the file from your spreadsheet program as an Excel workbook (.xlsx)")
+        return None
+    finally:
+        values.close()
+        formulas.close()
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _read_sheet(path, values, formulas, sheet, wanted, report, at) -> Grid | None:
     names = values.sheetnames
     if sheet is None:
         matches = [n for n in names if n.lower() in [w.lower() for w in wanted]]
@@ -155,21 +173,59 @@ def read_xlsx(path: Path, sheet: str | None, wanted: list[str], report: Report, 
         report.error("E-SHEET", f"{path.name} has no sheet '{sheet}'" + (f", did you mean '{guess[0]}'?" if guess else ""),
                      at, help="its sheets are " + ", ".join(names))
         return None
-    ws, wf = values[sheet], formulas[sheet]
-    if ws.max_row > MAX_ROWS or ws.max_column > MAX_COLUMNS:
-        report.error("E-SHEET", f"sheet '{sheet}' has {ws.max_row} rows and {ws.max_column} columns; cardforge reads "
-                     f"at most {MAX_ROWS} rows and {MAX_COLUMNS} columns", Position(path, 1, 1))
+    try:
+        rows = _bounded_rows(values[sheet])
+        formula_cells = {(r + 1, c + 1) for r, row in enumerate(_bounded_rows(formulas[sheet]))
+                         for c, value in enumerate(row) if isinstance(value, str) and value.startswith("=")}
+        _spread_merged(values, values[sheet], rows)
+    except _TooLarge:
+        report.error("E-SHEET", f"sheet '{sheet}' has more than {MAX_ROWS} rows or {MAX_COLUMNS} columns (a cell far "
+                     "down or right counts); cardforge reads at most that many", Position(path, 1, 1),
+                     help="delete the rows and columns after the cards (and any cell far away), or split the sheet")
         return None
-    rows = [list(row) for row in ws.iter_rows(values_only=True)]
-    for merged in ws.merged_cells.ranges:  # every cell of a merged range reads as its top-left value
-        top_left = ws.cell(merged.min_row, merged.min_col).value
-        for r in range(merged.min_row, merged.max_row + 1):
-            for c in range(merged.min_col, merged.max_col + 1):
-                if r <= len(rows) and c <= len(rows[r - 1]):
-                    rows[r - 1][c - 1] = top_left
-    formula_cells = {(cell.row, cell.column) for row in wf.iter_rows() for cell in row
-                     if isinstance(cell.value, str) and cell.value.startswith("=")}
     return Grid(path, sheet, rows, formula_cells)
+
+
+def _bounded_rows(ws) -> list[list[Any]]:
+    """The rows of a read-only sheet, never past MAX_ROWS or MAX_COLUMNS: its <dimension> may claim
+    any size, so it is ignored, and the rows are read one at a time (a cell at XFD1048576 stops the
+    reading at row MAX_ROWS + 1).  Trailing empty rows are dropped; the rest are padded to one width."""
+    ws.reset_dimensions()
+    rows: list[list[Any]] = []
+    for row in ws.iter_rows(values_only=True):
+        if len(rows) >= MAX_ROWS or len(row) > MAX_COLUMNS:
+            raise _TooLarge
+        rows.append(list(row))
+    while rows and not any(v is not None for v in rows[-1]):
+        rows.pop()
+    width = max((len(row) for row in rows), default=0)
+    for row in rows:
+        row.extend([None] * (width - len(row)))
+    return rows
+
+
+MERGED = re.compile(rb'<(?:\w+:)?mergeCell\s+ref="([A-Z]{1,3}\d{1,7}):([A-Z]{1,3}\d{1,7})"')
+
+
+def _spread_merged(book, ws, rows: list[list[Any]]) -> None:
+    """Every cell of a merged range reads as its top-left value, within the cells that were read
+    (a range to XFD1048576 costs what the sheet holds, not 17 billion cells)."""
+    from openpyxl.utils.cell import coordinate_to_tuple
+    with book._archive.open(ws._worksheet_path) as source:  # read-only sheets do not parse <mergeCells>
+        data = source.read(MAX_UNZIPPED + 1)
+    budget = MAX_ROWS * MAX_COLUMNS
+    for start, end in MERGED.findall(data):
+        (r0, c0), (r1, c1) = coordinate_to_tuple(start.decode()), coordinate_to_tuple(end.decode())
+        if r0 > len(rows) or c0 > len(rows[r0 - 1]):
+            continue
+        top_left = rows[r0 - 1][c0 - 1]
+        for r in range(r0, min(r1, len(rows)) + 1):
+            row = rows[r - 1]
+            for c in range(c0, min(c1, len(row)) + 1):
+                row[c - 1] = top_left
+                budget -= 1
+        if budget < 0:
+            raise _TooLarge
 
 
 # -- typing cells by the deck's schema -----------------------------------------------------------
@@ -338,7 +394,7 @@ def _yaml(text: str) -> Any:
     # the reader of YAML files: bounded depth and aliases, no NaN, never recursion (`[[[[...` in a cell)
     scratch, doc = Report(), Document(path=Path("cell"), data=None)
     if not parse_yaml(doc, text, scratch) or scratch.has_errors():
-        problem = scratch.errors()[0].message if scratch.errors() else "invalid YAML"
+        problem = scratch.errors[0].message if scratch.errors else "invalid YAML"
         raise CellError(f"cannot read the cell as YAML or JSON: {problem.removeprefix('YAML syntax error: ')}")
     return doc.data
 
