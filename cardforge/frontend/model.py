@@ -271,6 +271,7 @@ def _list(value: Any) -> list:
     return value if isinstance(value, list) else []
 
 
+GAME_SCHEMA = "https://cardforge.dev/schemas/game.schema.json"
 # Keys of game.yaml whose items are each checked on their own (_usable, load_tables, load_forces).
 _ITEMIZED = ("decks", "tokens", "boards", "references", "tables", "forces")
 
@@ -282,7 +283,7 @@ def _valid_settings(data: dict) -> dict:
     for key, value in data.items():
         if key in _ITEMIZED:
             kept[key] = value
-        elif key in known and validator({"$ref": f"https://cardforge.dev/schemas/game.schema.json#/properties/{key}"}).is_valid(value):
+        elif key in known and validator({"$ref": f"{GAME_SCHEMA}#/properties/{key}"}).is_valid(value):
             kept[key] = value
     return kept
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..diagnostics import Position, Report
 from .load import Document, load_yaml, pointer_join
-from .schema import check_field_schemas, valid_rows, validate
+from .schema import check_field_schemas, valid_rows, validate, validator
 
 ROW_KEYS = {"authored": {"type": "boolean", "description": "An authored row, not printed in the rulebook."},
             "note": {"type": "string", "description": "Why the row is authored, or how it was decided."}}

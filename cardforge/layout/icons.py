@@ -297,6 +297,7 @@ def _try_drawing(source: Path | str, drawing) -> None:
     from reportlab.pdfgen.canvas import Canvas
     scratch = Canvas(io.BytesIO())
     try:
+        fp_str(drawing.width, drawing.height)  # the form's box, written when the PDF is saved
         scratch.beginForm("probe", 0, 0, drawing.width, drawing.height)
         _svg_tools()[1].draw(drawing, scratch, 0, 0)
         scratch.endForm()
