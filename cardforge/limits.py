@@ -15,11 +15,15 @@ import threading
 
 MAX_FILE_BYTES = 4 * 1024 * 1024  # one source file (YAML, JSON, CSV, XLSX)
 MAX_MANIFEST_BYTES = 256 * 1024 * 1024  # a build manifest that `cardforge diff` compares (output, not source)
+MAX_ROWS, MAX_COLUMNS = 20_000, 200  # of a spreadsheet's sheet (CSV or XLSX), a far cell counted
+MAX_UNZIPPED = 64 * 1024 * 1024  # what an .xlsx (a zip) may expand to
+MAX_CELL_YAML = 20_000  # characters of YAML or JSON in one spreadsheet cell
 MAX_NODES = 500_000  # values in one file after YAML aliases are expanded
 MAX_DEPTH = 100  # lists and mappings nested inside each other (YAML and JSON)
 MAX_INT_DIGITS = 18  # digits of an integer (below 2**63)
 MAX_COPIES = 50_000  # printed pieces of one game: card copies, series numbers and variants
 MAX_IMAGE_PIXELS = 50_000_000  # pixels of one raster image (a 7000 x 7000 picture; 600 dpi A4 is 35M)
+MAX_RASTER_PIXELS = 150_000_000  # pixels of one picture cardforge draws (A0 at 300 dpi is 139M; 450 MB as RGB)
 MAX_SVG_BYTES = 1024 * 1024  # one icon file
 MAX_SVG_ELEMENTS = 20_000  # elements of one icon
 MAX_REPEAT = 100_000  # the longest text or list a template may build by repetition or padding

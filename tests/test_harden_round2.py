@@ -320,3 +320,23 @@ def test_workbook_with_a_huge_merged_range_or_a_far_cell(tmp_path, far, cards):
     else:  # a merged header reads as its top-left value: 'id' in every column
         assert found == [f"content/tiny/cards/cards.xlsx:main!{c}1: error[E-DUPLICATE-KEY]: column 'id' appears twice "
                          "(first in column A)" for c in "BC"], found
+
+
+BIG_BOARD = GAME_YAML + "boards:\n  - {id: map, name: Map, size: {width: 3000mm, height: 3000mm}, layout: board}\n"
+BOARD_LAYOUT = "frames:\n  t: {type: text, x: 10mm, y: 10mm, width: 100mm, height: 20mm, text: Map, size: 12pt}\n"
+
+
+@pytest.mark.parametrize("command", [["build", "--target", "printshop"], ["export", "png", "--dpi", "1200"]])
+def test_raster_of_a_huge_board_is_bounded_before_it_is_drawn(tmp_path, command):
+    """A print-shop build of a 3,000 mm board took 3.8 GB (its 300 dpi picture) and died."""
+    import subprocess
+    import sys
+    make_game(tmp_path, game_yaml=BIG_BOARD, layouts={"board": BOARD_LAYOUT})
+    result = subprocess.run([sys.executable, "-m", "cardforge", *command[:-2 if command[0] == "export" else None],
+                             "content/tiny", *(command[-2:] if command[0] == "export" else []), "--out", "out"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=300, preexec_fn=_limited_memory)
+    assert "Traceback" not in result.stderr and "MemoryError" not in result.stderr, result.stderr[-2000:]
+    assert result.returncode == 1, result.stderr
+    found = _error_lines(result.stderr)
+    assert len(found) == 1 and found[0].startswith("content/tiny/game.yaml:16:5: error[E-LIMIT]: ") and \
+        "is larger than the limit of 150 million pixels per picture" in found[0], found

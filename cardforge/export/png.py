@@ -12,7 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..diagnostics import ContentError, Report
-from ..output.raster import Face, face_images
+from ..limits import MAX_RASTER_PIXELS, limit_message
+from ..output.raster import Face, face_geometry, face_images, raster_pixels
 from ..prepare import Prepared
 from .staging import Staging
 
@@ -38,10 +39,27 @@ def board_faces(prep: Prepared) -> list[tuple[str, Face]]:
             if prep.boards.get(board.id) is not None]
 
 
+def _within_limit(prep: Prepared, face: Face, dpi: float, bleed: bool, report: Report) -> bool:
+    """A picture's pixels are bounded before it is drawn: a 3000 mm board at 1200 dpi is 20 billion."""
+    piece = face.piece
+    width, height = (piece.width, piece.height) if face.is_board else (piece.deck.width, piece.deck.height)
+    extra = 2 * face_geometry(prep, face)[1] if bleed else 0
+    pixels = raster_pixels(width + extra, height + extra, dpi)
+    if pixels <= MAX_RASTER_PIXELS:
+        return True
+    where = piece.pos() if face.is_board else piece.pos("id")
+    report.error("E-LIMIT", f"the picture of {getattr(piece, 'name', None) or piece.id} at {dpi:g} dpi would be "
+                 + limit_message(f"{pixels // 1_000_000} million pixels",
+                                 f"{MAX_RASTER_PIXELS // 1_000_000} million pixels per picture"), where,
+                 help="choose a lower --dpi, or split the board into parts")
+    return False
+
+
 def export_png(prep: Prepared, out_dir: Path, report: Report, dpi: float = 300, bleed: bool = False,
                decks: list[str] | None = None, progress=None) -> list[Path]:
     """Write every picture into `out_dir` (replaced as a whole only when all were drawn)."""
-    named = card_faces(prep, decks) + ([] if decks else board_faces(prep))
+    named = [(name, face) for name, face in card_faces(prep, decks) + ([] if decks else board_faces(prep))
+             if _within_limit(prep, face, dpi, bleed, report)]
     written = []
     with Staging(out_dir) as tmp:
         for start in range(0, len(named), BATCH):

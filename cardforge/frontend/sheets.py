@@ -25,15 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Position, Report
-from ..limits import MAX_INT_DIGITS, limit_message
+from ..limits import (MAX_CELL_YAML, MAX_COLUMNS, MAX_INT_DIGITS, MAX_ROWS, MAX_UNZIPPED,  # noqa: F401
+                      limit_message)
 from .jsonload import noncharacter, noncharacter_message
 from .load import Document, parse_yaml, pointer_join, read_source
 from .schema import validate
 
 SHEET_SUFFIXES = (".csv", ".xlsx")
-MAX_ROWS, MAX_COLUMNS = 20_000, 200
-MAX_UNZIPPED = 64 * 1024 * 1024  # an xlsx is a zip: bound what it may expand to
-MAX_CELL_YAML = 20_000  # characters of YAML in one cell
 INTEGER = re.compile(r"^[+-]?\d+$")
 NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 TRUE, FALSE = ("true", "yes", "y", "1", "x"), ("false", "no", "n", "0", "")

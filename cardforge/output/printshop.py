@@ -35,7 +35,8 @@ from ..verify import Verifier
 from .build import BuildResult, _Counter, _stage_manifest, commit, discard, drawing_gc, replacing_folder
 from .pages import Page
 from .pdf import Progress, Writer
-from .raster import raster_pages
+from .raster import raster_pages, raster_pixels
+from ..limits import MAX_RASTER_PIXELS, limit_message
 
 BLEED = 0.125 * 72  # points: 1/8 in = 3.175 mm on every side
 DPI = 300
@@ -120,6 +121,14 @@ def plan(prep: Prepared, report: Report) -> list[Item]:
                               board.pos()))
     seen: dict[str, str] = {}
     for item in items:
+        page = item.pages[0]
+        pixels = raster_pixels(page.width, page.height, DPI)
+        if pixels > MAX_RASTER_PIXELS:  # its picture alone would take gigabytes
+            report.error("E-LIMIT", f"{item.title}: its {DPI} dpi picture would be "
+                         f"{round(page.width * DPI / 72)} x {round(page.height * DPI / 72)} px, "
+                         + limit_message(f"{pixels // 1_000_000} million pixels",
+                                         f"{MAX_RASTER_PIXELS // 1_000_000} million pixels per picture"),
+                         item.pos, help="an A0 sheet (841 x 1189 mm) is within it; split a larger board into parts")
         if item.stem in seen:
             report.error("E-PRINTSHOP", f"two print-shop files would both be named {item.stem}.pdf "
                          f"({seen[item.stem]} and {item.title})", item.pos,

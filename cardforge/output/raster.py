@@ -14,6 +14,7 @@ from typing import Any, Iterator
 from reportlab.pdfgen.canvas import Canvas
 
 from ..diagnostics import Report
+from ..limits import MAX_RASTER_PIXELS, LimitError, limit_message
 from ..prepare import Prepared
 from ..render.face import CardRenderer
 
@@ -58,6 +59,11 @@ def faces_pdf(prep: Prepared, faces: list[Face], report: Report, bleed: bool = T
     return buffer.getvalue()
 
 
+def raster_pixels(width_pt: float, height_pt: float, dpi: float) -> int:
+    """The pixels of a page of that size at `dpi`, as raster_pages draws it."""
+    return round(width_pt * dpi / PT_PER_INCH) * round(height_pt * dpi / PT_PER_INCH)
+
+
 def rasterize(pdf: bytes, dpi: float, fmt: str = "PNG") -> list[bytes]:
     """Every page of a PDF as an image file's bytes (PNG by default) at `dpi`."""
     return list(raster_pages(pdf, dpi, fmt))
@@ -71,6 +77,10 @@ def raster_pages(pdf: bytes, dpi: float, fmt: str = "PNG") -> Iterator[bytes]:
     try:
         for index in range(len(document)):
             page = document[index]
+            pixels = raster_pixels(*page.get_size(), dpi)
+            if pixels > MAX_RASTER_PIXELS:  # callers report it first; this is the last line of defence
+                raise LimitError(limit_message(f"a picture of {pixels // 1_000_000} million pixels",
+                                               f"{MAX_RASTER_PIXELS // 1_000_000} million pixels per picture"))
             bitmap = page.render(scale=dpi / PT_PER_INCH)
             image = bitmap.to_pil()
             # PDFium rounds a fractional pixel up; the nearest whole pixel is the true size
