@@ -101,6 +101,7 @@ def test_fifo_as_icon(tmp_path):
 
 def test_icon_that_is_a_symlink_loop_or_dangling(tmp_path):
     # fuzz seed 10288: an icon in a symbolic-link loop was an OSError traceback in icons.py (the cache's stat)
+    # (a diagnostic names the link the game holds, gone.svg, not where it points: issue 24)
     layout = FRONT_LAYOUT + ("  pic: {type: icon, x: 4mm, y: 70mm, width: 8mm, height: 8mm, icon: logo}\n"
                              "  pic2: {type: icon, x: 14mm, y: 70mm, width: 8mm, height: 8mm, icon: gone}\n")
     game = make_game(tmp_path, layout_yaml=layout)
@@ -111,7 +112,7 @@ def test_icon_that_is_a_symlink_loop_or_dangling(tmp_path):
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr
     assert headlines(result.stderr) == [
-        "content/tiny/icons/nowhere.svg:1:1: error[E-ICON]: cannot read icon file: No such file or directory",
+        "content/tiny/icons/gone.svg:1:1: error[E-ICON]: cannot read icon file: No such file or directory",
         "content/tiny/icons/logo.svg:1:1: error[E-ICON]: cannot read icon file: Too many levels of symbolic links"]
 
 

@@ -84,6 +84,7 @@ class Sandbox(ImmutableSandboxedEnvironment):
         self.filters["join"] = _bounded_join
         self.filters["replace"] = _bounded_replace(self.filters["replace"])
         self.filters["sum"] = _bounded_sum(self.filters["sum"])
+        del self.globals["lipsum"]  # lorem ipsum of any length; no card needs it
 
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja2's own signature
         """A text's own methods are sized like the filters: 'x'.ljust(10**9), 'x'.join(...),
@@ -106,7 +107,6 @@ class Sandbox(ImmutableSandboxedEnvironment):
                 _no_large_ints(value.__name__, list(args) + list(kwargs.values()))
             return wrapped(*args, **kwargs)
         return bounded
-        del self.globals["lipsum"]  # lorem ipsum of any length; no card needs it
 
     def bounded_join(self, values) -> str:
         parts = ["" if value is None else str(value) for value in values]  # a null field joins as nothing
