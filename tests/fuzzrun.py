@@ -211,7 +211,9 @@ def execute(root: Path, game: Path, layouts: Path, out: Path, build: bool) -> Ou
     tempfile.tempdir = str(tmp)
     os.environ["TMPDIR"] = str(tmp)
     os.chdir(root)
-    watch = _install_watch([out, tmp] if build else [tmp])
+    from cardforge.diskcache import cache_root  # the user's cache of work by content: cardforge's own place
+    cache = [cache_root()] if cache_root() is not None else []
+    watch = _install_watch(([out, tmp] if build else [tmp]) + cache)
     watch.active = True
     start = time.monotonic()
     code, output, trace = run_cardforge(argv_for(game, layouts, out, build))
