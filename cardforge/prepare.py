@@ -46,10 +46,10 @@ def layout_roots(game_dir: Path, game_id: str, layouts_dir: Path | None) -> list
 
 
 def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None,
-            force_files: list[Path] | None = None) -> Prepared:
+            force_files: list[Path] | None = None, lang: str | None = None) -> Prepared:
     """Front end: load and check everything that can be checked before drawing. Raises ContentError.
     `force_files`: check these force lists instead of the game's own (`cardforge force`)."""
-    game = load_game(game_dir, report, force_files)
+    game = load_game(game_dir, report, force_files, lang)
     try:
         extra = {}
         for family, files in game.data.get("fonts", {}).items():

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..diagnostics import Report
-from .check import add_game_arguments
+from .check import add_game_arguments, languages_of
 from .common import EXIT_CONTENT, EXIT_OK, MODES, PAPERS, ProgressBar, UsageError, emit, games, out_folder
 
 
@@ -65,6 +65,8 @@ def offset(text: str | None) -> tuple[float, float]:
 
 
 def run(args) -> int:
+    if args.lang is not None and (args.errata is not None or args.target != "kit"):
+        raise UsageError("--lang builds the home-print kit of each language; leave out --errata and --target")
     if args.errata is not None:
         return run_errata(args)
     if args.target == "printshop":
@@ -76,7 +78,8 @@ def run(args) -> int:
     out = Path(args.out) if args.out else Path("build")
     back_offset = offset(args.back_offset)
     jobs = [Job(game, out_folder(out, game), paper, args.mode, args.layouts, flip=args.flip, back_offset=back_offset,
-                imposition=args.imposition) for game in found for paper in papers]
+                imposition=args.imposition, lang=lang)
+            for game in found for lang in languages_of(game, args.lang) for paper in papers]
     label = found[0].name if len(found) == 1 else f"{len(found)} games"
     for result in build_all(jobs, ProgressBar(label), workers=args.jobs):
         combined.extend(result.report)

@@ -14,6 +14,9 @@ def add_game_arguments(sp) -> None:
     sp.add_argument("games", nargs="*", metavar="GAME_DIR", help="game folders (default: every game in content/)")
     sp.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
     sp.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics format")
+    sp.add_argument("--lang", metavar="LANG", help="a language the game lists under 'languages:' (its overlay "
+                    "from translations/LANG/ replaces the fields it translates), or 'all': the source and every "
+                    "language")
 
 
 def add(sub) -> None:
@@ -24,6 +27,15 @@ def add(sub) -> None:
                    help="check a built PDF (and its .manifest.json) against the data as it is now: "
                         "the text, icons and copies of every card; may be given more than once")
     c.set_defaults(func=run)
+
+
+def languages_of(game: Path, lang: str | None) -> list[str | None]:
+    """The languages `--lang` names for a game (None: the source), or a usage error."""
+    from ..frontend.translations import chosen_languages
+    chosen = chosen_languages(game, lang)
+    if isinstance(chosen, str):
+        raise UsageError(chosen)
+    return chosen
 
 
 def run(args) -> int:
@@ -37,12 +49,13 @@ def run(args) -> int:
         except PrintedUsageError as exc:
             raise UsageError(str(exc)) from None
     for game in [] if args.printed else games(args.games):
-        report = Report()
-        try:
-            lay_out(prepare(game, report, args.layouts), report)
-        except ContentError as failure:
-            lay_out_despite(failure, report)
-        combined.extend(report)
+        for lang in languages_of(game, args.lang):
+            report = Report()
+            try:
+                lay_out(prepare(game, report, args.layouts, lang=lang), report)
+            except ContentError as failure:
+                lay_out_despite(failure, report)
+            combined.extend(report)
     emit(combined, args.format)
     if args.format != "json" and not combined.items:
         print("ok: no problems found", file=sys.stderr)

@@ -139,6 +139,8 @@ class Game:
     forces: list = field(default_factory=list)  # force lists (frontend/forces.py), checked by the rules
     complete: bool = True  # False when a card file, or a card, could not be read in full
     version_mark: VersionMark = field(default_factory=VersionMark)  # drawn when its `show` is always
+    lang: str | None = None  # the language printed: its overlay (frontend/translations.py) is merged in
+    overlay: Any = None
 
     def cards(self) -> list[Card]:
         """Every printed piece of every deck, the cards of view decks included."""
@@ -189,9 +191,10 @@ def size_points(value: Any, default: str = "poker") -> tuple[float, float]:
     return length(value["width"]), length(value["height"])
 
 
-def load_game(root: Path, report: Report, force_files: list[Path] | None = None) -> Game:
+def load_game(root: Path, report: Report, force_files: list[Path] | None = None, lang: str | None = None) -> Game:
     """Load and validate a game folder. Raises ContentError when nothing usable is left.
-    With `force_files`, those force lists (a player's own) are checked instead of the shipped ones."""
+    With `force_files`, those force lists (a player's own) are checked instead of the shipped ones.
+    With `lang`, that language's overlay replaces the fields it translates (frontend/translations.py)."""
     root = Path(root)
     game_path = root / GAME_FILE
     if not game_path.is_file():
@@ -223,6 +226,11 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None)
     game = Game(id=str(data.get("id", root.name)), name=str(data.get("name", root.name)), root=root, data=data,
                 doc=doc, bleed=bleed, min_type=min_type)
     game.documents.append(doc)
+    if lang is not None:
+        from .translations import load_overlay
+        game.lang, game.overlay = lang, load_overlay(root, data, doc, lang, report, safe_path, game.documents)
+        if game.overlay is None:
+            raise ContentError(report)
     game.version_mark = load_version_mark(data, doc, min_type, report)
     game.tables = load_tables(root, doc, report, game.documents, safe_path, checked=valid)
     if valid:  # (an invalid piece is already reported; its sizes cannot be trusted)
@@ -232,6 +240,9 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None)
         for d_index, deck_data in enumerate(_list(data.get(key))):
             if usable(deck_data, "deck") and (valid or usable(data.get("card_size", "poker"), "size")):
                 _load_deck(game, component, f"/{key}/{d_index}", deck_data, seen_ids, report)
+    if game.overlay is not None and game.complete:
+        from .translations import check_unmatched
+        check_unmatched(game.overlay, list(seen_ids), report)
     _resolve_views(game, report)
     _check_copies(game, report)
     game.forces = load_forces(game, report, safe_path)
@@ -332,6 +343,9 @@ def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_i
     if mapping is None:
         game.complete = False
         return
+    if game.overlay is not None:
+        from ..layout.markup import dialect_for  # the deck's symbols, for the translations' icon parity
+        game.overlay.use_deck(mapping.id_from or "id", dialect_for(data, deck_data, pointer))
     published = set_schema.property_names() if set_schema is not None else []
     deck.declared = list(dict.fromkeys(list(fields) + [mapping.rename.get(n, n) for n in published
                                                        if n not in mapping.drop] + mapping.targets()))
@@ -410,6 +424,9 @@ def _read_cards(game: Game, deck: Deck, card_doc: Document, found: list, mapping
         mapped = [mapping.apply(r) for r in found]
         target = MappedDocument(card_doc.path, [m[0] for m in mapped], [m[1] for m in mapped])
         entries = [(m[0], f"/cards/{i}") for i, m in enumerate(mapped)]
+    if game.overlay is not None:
+        from .translations import apply_overlay
+        target, entries = apply_overlay(game.overlay, mapping.id_from or "id", mapping.rename, target, entries, report)
     schema_json = schema_key(schema)
     remember = known_valid(schema_json, [card_data for card_data, _ in entries])  # None: every card known valid
     all_valid = True

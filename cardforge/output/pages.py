@@ -31,6 +31,7 @@ class PrintOptions:
     flip: str = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
     imposition: str = "bleed"
+    lang: str | None = None  # a translation's language: last in the file name (bomber-boys-kit-a4-de.pdf)
 
     @property
     def suffix(self) -> str:
@@ -38,6 +39,7 @@ class PrintOptions:
         parts = [self.mode] if self.mode != "duplex" else []
         parts += ["short-flip"] if self.flip == "short" and self.mode == "duplex" else []
         parts += ["gang"] if self.imposition == "gang" else []
+        parts += [self.lang] if self.lang else []
         return "".join(f"-{p}" for p in parts)
 
 

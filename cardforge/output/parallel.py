@@ -50,11 +50,12 @@ class Job:
     flip: str = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)  # points
     imposition: str = "bleed"
+    lang: str | None = None  # a language the game lists: its overlay is merged in, and it names the files
     stage_dir: Path | None = None  # set by build_all: the staging folder of out_dir
 
     @property
     def options(self) -> PrintOptions:
-        return PrintOptions(self.paper, self.mode, self.flip, self.back_offset, self.imposition)
+        return PrintOptions(self.paper, self.mode, self.flip, self.back_offset, self.imposition, self.lang)
 
 
 @dataclass
@@ -89,7 +90,7 @@ def run_job(index: int, job: Job) -> tuple[int, Report, list[tuple[Path, Path]]]
     """One paper of one game, staged (in a worker, or in this process for a serial build)."""
     report = Report()
     try:
-        prep = prepare(job.game_dir, report, job.layouts_dir)
+        prep = prepare(job.game_dir, report, job.layouts_dir, lang=job.lang)
     except ContentError as failure:
         lay_out_despite(failure, report)
         return index, report, []

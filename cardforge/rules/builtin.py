@@ -220,6 +220,8 @@ def check_files(game: Game, report: Report, used: AssetUse) -> None:
     """Every file of the game folder is loaded, used, or reported here."""
     known = {_resolved(doc.path) for doc in game.documents} | {_resolved(p) for p in used.images}
     known.add(_resolved(game.root / RULES_FILE))
+    from ..frontend.translations import overlay_folders  # every language's files, printed or not
+    translated = overlay_folders(game.root, game.data, safe_path)
     for files in game.data.get("fonts", {}).values():
         for rel in files.values():
             path = safe_path(game.root, rel)
@@ -238,6 +240,8 @@ def check_files(game: Game, report: Report, used: AssetUse) -> None:
             rel = path.relative_to(game.root)
             if _resolved(path) in known or KEEP_FILES.match(name) or TOOL_FILES.search(name) or OWN_FILES.match(name) or _is_output(path):
                 continue
+            if any(_resolved(path).is_relative_to(folder) for folder in translated):
+                continue  # a translation, checked by `check --lang`
             if rel.parts[0] == "icons" and path.suffix.lower() == ".svg":
                 continue  # an icon; unused ones are W-UNUSED-ICON
             if rel.parts[0] == "layouts" and path.suffix.lower() in (".yaml", ".yml"):

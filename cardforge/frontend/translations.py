@@ -1,0 +1,303 @@
+"""Translations as overlays: a language's records replace fields of the source records before the
+model is built, so that every later stage (fit, glyphs, rules, print) runs unchanged, once per
+language.
+
+    languages: [de]                     # overlay files under translations/de/
+    languages: [{lang: fr, path: i18n/fr}]
+
+An overlay file holds `cards:` or a bare list of records (YAML, or JSON as ArkhamDB and
+NetrunnerDB publish theirs).  A record names its card by the deck's id (`id_from`, else `id`),
+carries only the fields it translates, and inherits the rest; a list of mappings (a crew card's
+`actions`) is translated item by item.  `source:` is the fingerprint (record_digest.py) of the
+source record it was translated from: `cardforge translate status` calls it stale once the source
+changes.  Every value keeps its overlay position, so a translated text that overflows its frame is
+reported at the overlay's line.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import Position, Report, refine
+from .load import Document, load_yaml, pointer_join
+from .sources import CARD_SUFFIXES, records
+
+TRANSLATIONS_DIR = "translations"
+SOURCE_KEY = "source"  # the fingerprint of the source record a translation was made from
+_NATIVE_ICON = re.compile(r"(?<!\\):([a-z][a-z0-9-]*):")  # cardforge's own :icon: tokens
+_WORD = re.compile(r"\w+")
+_MIXED_SCRIPTS = ("CYRILLIC", "GREEK", "ARMENIAN")  # letters that look Latin (a homoglyph)
+
+
+def languages(data: dict) -> dict[str, str]:
+    """The game's languages and the folder of each one's overlay files, relative to the game."""
+    found: dict[str, str] = {}
+    for item in data.get("languages") or []:
+        if isinstance(item, str):
+            found[item] = f"{TRANSLATIONS_DIR}/{item}"
+        elif isinstance(item, dict) and isinstance(item.get("lang"), str):
+            found[item["lang"]] = item.get("path") or f"{TRANSLATIONS_DIR}/{item['lang']}"
+    return found
+
+
+@dataclass
+class OverlayRecord:
+    data: dict
+    doc: Document
+    pointer: str
+    used: bool = False
+
+    def pos(self, key: str | None = None) -> Position:
+        return self.doc.pos(pointer_join(self.pointer, key) if key else self.pointer)
+
+
+@dataclass
+class Overlay:
+    """One language's overlay records, found by the field that names their card."""
+    lang: str
+    folder: str
+    records: list[OverlayRecord] = field(default_factory=list)
+    documents: list[Document] = field(default_factory=list)
+    key_fields: set[str] = field(default_factory=lambda: {"id"})  # the decks' id fields (`id_from`)
+    syntaxes: list[str] = field(default_factory=list)  # the deck's markup symbols (regexes) ...
+    aliases: dict[str, str] = field(default_factory=dict)  # ... and their icons' other names
+    _index: dict[str, dict[str, OverlayRecord]] = field(default_factory=dict)
+
+    def use_deck(self, key_field: str, dialect) -> None:
+        """Before a deck's cards are translated: the field naming them, and the deck's markup."""
+        self.key_fields.add(key_field)
+        self.syntaxes = list(dialect.symbols) if dialect is not None else []
+        self.aliases = dict(dialect.icons) if dialect is not None else {}
+
+    def find(self, key_field: str, key: str, report: Report) -> OverlayRecord | None:
+        if key_field not in self._index:
+            index: dict[str, OverlayRecord] = {}
+            for record in self.records:
+                value = record.data.get(key_field)
+                if isinstance(value, (str, int)) and not isinstance(value, bool):
+                    first = index.setdefault(str(value), record)
+                    if first is not record:
+                        report.error("E-TRANSLATION", f"card '{value}' is translated twice in '{self.lang}' "
+                                     f"(first at line {first.pos().line} of {first.doc.path.name})",
+                                     record.pos(key_field), help="keep one translation of each card")
+            self._index[key_field] = index
+        return self._index[key_field].get(key)
+
+
+def load_overlay(root: Path, game_data: dict, game_doc: Document, lang: str, report: Report, safe_path,
+                 documents: list[Document] | None = None) -> Overlay | None:
+    """The overlay of `lang` (every card file under its folder); None after reporting why not."""
+    known = languages(game_data)
+    if lang not in known:
+        report.error("E-LANG", f"the game has no language '{lang}'", game_doc.pos("/languages"),
+                     help="list it in game.yaml, e.g. 'languages: [" + lang + "]'; the game has: "
+                     + (", ".join(known) or "none"))
+        return None
+    overlay = Overlay(lang, known[lang])
+    folder = safe_path(root, known[lang])
+    at = game_doc.pos("/languages")
+    if folder is None:
+        report.error("E-PATH", f"translations of '{lang}' ('{known[lang]}') lie outside the game folder", at)
+        return None
+    if not folder.is_dir():
+        report.error("E-MISSING-FILE", f"no folder '{known[lang]}' for the translations of '{lang}'", at,
+                     help=f"create it (`cardforge translate update GAME {lang}` writes a skeleton)")
+        return None
+    shown = Path(root) / known[lang]  # as the user named it, for the diagnostics' paths
+    for path in sorted(p for p in shown.rglob("*") if p.is_file() and p.suffix.lower() in CARD_SUFFIXES):
+        if safe_path(root, path.relative_to(root).as_posix()) is None:
+            continue  # a link out of the game folder is not read
+        doc = load_yaml(path, report)
+        if doc is None:
+            continue
+        overlay.documents.append(doc)
+        if documents is not None:
+            documents.append(doc)
+        found = records(doc, False, report) if doc.data not in ({}, None) else []
+        overlay.records += [OverlayRecord(r.data, r.doc, r.pointer) for r in found or []]
+    return overlay
+
+
+class OverlaidDocument(Document):
+    """A card file's cards with a language's overlay merged in: the positions of translated values
+    are the overlay's, and a translated card itself is at its overlay record."""
+
+    def __init__(self, base: Document, cards: list[dict], overrides: dict[int, tuple[OverlayRecord, dict[str, str]]]):
+        super().__init__(path=base.path, data={"cards": cards})
+        self.base, self.overrides = base, overrides
+
+    def pos(self, pointer: str = "", key: bool = False) -> Position:
+        parts = pointer.split("/")
+        if len(parts) >= 3 and parts[1] == "cards" and parts[2].isdigit() and int(parts[2]) in self.overrides:
+            record, routes = self.overrides[int(parts[2])]
+            rest = "".join("/" + p for p in parts[3:])
+            if not rest:
+                return record.pos()
+            probe = rest
+            while probe:
+                if probe in routes:
+                    return record.doc.pos(routes[probe] + rest[len(probe):], key=key)
+                probe = probe.rsplit("/", 1)[0]
+        return self.base.pos(pointer, key=key)
+
+
+@dataclass
+class _Merge:
+    record: OverlayRecord
+    routes: dict[str, str] = field(default_factory=dict)  # card sub-pointer -> overlay pointer
+    texts: list[tuple[str, str, str]] = field(default_factory=list)  # (overlay pointer, source, translation)
+
+
+def apply_overlay(overlay: Overlay, key_field: str, rename: dict[str, str], target: Document,
+                  entries: list[tuple[dict, str]], report: Report) -> tuple[Document, list[tuple[dict, str]]]:
+    """The cards of one file with their translations merged in, and the document that places them."""
+    cards = [dict(data) for data in target.data["cards"]] if isinstance(target.data, dict) else []
+    overrides: dict[int, tuple[OverlayRecord, dict[str, str]]] = {}
+    merged_entries = []
+    for card_data, pointer in entries:
+        index = int(pointer.rsplit("/", 1)[1])
+        card_id = card_data.get("id")
+        record = overlay.find(key_field, str(card_id), report) if isinstance(card_id, str) else None
+        if record is None:
+            merged_entries.append((card_data, pointer))
+            continue
+        record.used = True
+        merge = _Merge(record)
+        merged = dict(card_data)
+        for name, value in record.data.items():
+            if name in (key_field, "id", SOURCE_KEY):
+                continue
+            target_name = rename.get(name, name)
+            if target_name not in card_data:
+                _unknown(record, name, list(card_data), report)
+                continue
+            merged[target_name] = _merge(card_data[target_name], value, "/" + target_name,
+                                         pointer_join(record.pointer, name), merge, report)
+        if 0 <= index < len(cards):
+            cards[index] = merged
+        overrides[index] = (record, merge.routes)
+        merged_entries.append((merged, pointer))
+        merge.texts and _check_texts(merge, overlay, report)
+    return OverlaidDocument(target, cards, overrides), merged_entries
+
+
+def _merge(source: Any, value: Any, at: str, over: str, merge: _Merge, report: Report) -> Any:
+    """`value` over `source`: mappings key by key, lists of mappings item by item, the rest replaced."""
+    record = merge.record
+    if isinstance(value, dict) and isinstance(source, dict):
+        out = dict(source)
+        for name, item in value.items():
+            if name not in source:
+                _unknown(record, name, list(source), report, pointer_join(over, name))
+                continue
+            out[name] = _merge(source[name], item, pointer_join(at, name), pointer_join(over, name), merge, report)
+        return out
+    if isinstance(value, list) and isinstance(source, list) and any(isinstance(i, dict) for i in source):
+        if len(value) != len(source):
+            report.error("E-TRANSLATION", f"the translation has {len(value)} items where the source has "
+                         f"{len(source)}", record.doc.pos(over),
+                         help="translate the items in the source's order, one for one")
+            return source
+        return [_merge(s, v, f"{at}/{i}", f"{over}/{i}", merge, report) for i, (s, v) in enumerate(zip(source, value))]
+    merge.routes[at] = over
+    if isinstance(value, str) and isinstance(source, str):
+        merge.texts.append((over, source, value))
+    return value
+
+
+def _unknown(record: OverlayRecord, name: str, known: list[str], report: Report, pointer: str | None = None) -> None:
+    guess = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    report.error("E-TRANSLATION", f"the translation sets '{name}', which its source record does not have",
+                 record.doc.pos(pointer or pointer_join(record.pointer, name), key=True),
+                 help=(f"did you mean '{guess[0]}'? " if guess else "") + "a translation replaces fields of its "
+                 "source record; add the field to the source first")
+
+
+def symbols(text: str, syntaxes: list[str], aliases: dict[str, str]) -> list[str]:
+    """The icons a text names, in order: cardforge's :icon: and the game's markup symbols, each
+    under its current name (an alias such as ArkhamDB's [free] for [fast] counts as that icon)."""
+    found = [m.group(1) for m in _NATIVE_ICON.finditer(text)]
+    for syntax in syntaxes:
+        found += [m.group(1) for m in re.finditer(syntax, text)]
+    return [aliases.get(name, name) for name in found]
+
+
+def mixed_words(text: str) -> list[tuple[str, str]]:
+    """Words mixing Latin letters with Cyrillic, Greek or Armenian ones, with the foreign script."""
+    found = []
+    for word in _WORD.findall(text):
+        scripts = {unicodedata.name(ch, "").split(" ")[0] for ch in word if ch.isalpha()}
+        foreign = [s for s in _MIXED_SCRIPTS if s in scripts]
+        if "LATIN" in scripts and foreign:
+            found.append((word, foreign[0].capitalize()))
+    return found
+
+
+def _check_texts(merge: _Merge, overlay: Overlay, report: Report) -> None:
+    from collections import Counter
+    doc = merge.record.doc
+    for pointer, source, text in merge.texts:
+        at = doc.pos(pointer)
+        want, got = Counter(symbols(source, overlay.syntaxes, overlay.aliases)), \
+            Counter(symbols(text, overlay.syntaxes, overlay.aliases))
+        if want != got:
+            missing, extra = sorted((want - got).elements()), sorted((got - want).elements())
+            report.warning("W-ICON-PARITY", "the translation's icons differ from the source's: "
+                           + "; ".join(part for part in (
+                               f"missing {', '.join(missing)}" if missing else "",
+                               f"extra {', '.join(extra)}" if extra else "") if part), at,
+                           help="write the same symbols as the source (declare a renamed symbol as an alias "
+                           "in the game's markup 'icons:')")
+        for word, script in mixed_words(text):
+            odd = "".join(ch for ch in word if unicodedata.name(ch, "").startswith(script.upper()))
+            shown = ", ".join(f"'{ch}' U+{ord(ch):04X}" for ch in dict.fromkeys(odd))
+            report.warning("W-HOMOGLYPH", f"'{word}' mixes Latin letters with {script} ones ({shown})", refine(at, word),
+                help=f"retype the word in one script: a {script} letter that looks Latin prints, but does not "
+                "search, sort or spell-check as the word")
+
+
+def check_unmatched(overlay: Overlay, known: list[str], report: Report) -> None:
+    """An overlay record that names no card of the game: an error at the record."""
+    for record in overlay.records:
+        if record.used:
+            continue
+        key = next((str(v) for k, v in record.data.items() if k in overlay.key_fields), None)
+        if key is None:
+            report.error("E-TRANSLATION", "the translated record names no card: it has no "
+                         + " or ".join(f"'{k}'" for k in sorted(overlay.key_fields)), record.pos(),
+                         help="name the card it translates by its id")
+            continue
+        guess = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+        report.error("E-TRANSLATION", f"'{key}' names no card of the game", record.pos(),
+                     help=(f"did you mean '{guess[0]}'? " if guess else "") + "remove the translation, or name "
+                     "the card by its id")
+
+
+def game_languages(game_dir: Path) -> list[str]:
+    """The languages game.yaml lists (read without loading the game; its problems show later)."""
+    scratch = Report()
+    doc = load_yaml(Path(game_dir) / "game.yaml", scratch)
+    return list(languages(doc.data)) if doc is not None and isinstance(doc.data, dict) else []
+
+
+def chosen_languages(game_dir: Path, lang: str | None) -> list[str | None] | str:
+    """The languages `--lang` asks of a game (None: the source), or a sentence saying why not."""
+    if lang is None:
+        return [None]
+    known = game_languages(game_dir)
+    if lang == "all":
+        return [None] + known
+    if lang not in known:
+        return (f"{game_dir} has no language '{lang}' (it has: {', '.join(known) or 'none'}); list it under "
+                "'languages:' in its game.yaml")
+    return [lang]
+
+
+def overlay_folders(root: Path, data: dict, safe_path) -> list[Path]:
+    """The folders of every language's overlay files (resolved), for the check of unused files."""
+    found = [safe_path(root, rel) for rel in languages(data).values()] if isinstance(data, dict) else []
+    return [folder for folder in found if folder is not None]
