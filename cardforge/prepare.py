@@ -4,12 +4,13 @@
 report.  `check`, `build` and `check --printed` all start here."""
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
 from .diagnostics import ContentError, Position, Report
 from .frontend.model import Card, Game, load_game, safe_path, size_points
-from .layout.fonts import FontError, fonts_for_game
+from .layout.fonts import FontError, builtin_fonts, fonts_for_game
 from .layout.icons import IconLibrary
 from .layout.layouts import Layout, LayoutSet
 from .layout.markup import apply_markup
@@ -67,7 +68,8 @@ def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None,
                     paths[style] = path
             if "regular" in paths:
                 extra[family] = paths
-        fonts = fonts_for_game(game.id, extra)
+        fallbacks = _font_fallbacks(game, extra, report)
+        fonts = fonts_for_game(game.id, extra, fallbacks)
     except FontError as exc:
         report.error("E-FONT", str(exc), game.doc.pos("/fonts"))
         raise ContentError(report) from None
@@ -102,6 +104,22 @@ def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None,
         whole = None not in faces.values() and None not in boards.values()
         raise ContentError(report, prepared if whole else None)
     return prepared
+
+
+def _font_fallbacks(game: Game, extra: dict, report: Report) -> dict[str, list[str]]:
+    """game.yaml `font_fallbacks: {sans: [symbols]}`: the families that draw the glyphs a family lacks."""
+    known = set(builtin_fonts().names()) | set(extra)
+    chains: dict[str, list[str]] = {}
+    for family, others in (game.data.get("font_fallbacks") or {}).items():
+        for i, name in enumerate([family] + list(others)):
+            if name not in known:
+                guess = difflib.get_close_matches(name, sorted(known), n=1)
+                report.error("E-FONT", f"font_fallbacks: unknown font family '{name}'",
+                             game.doc.pos(f"/font_fallbacks/{family}" + (f"/{i - 1}" if i else ""), key=not i),
+                             help=(f"did you mean '{guess[0]}'? " if guess else "") + "known families: "
+                             + ", ".join(sorted(known)))
+        chains[family] = [n for n in others if n in known and n != family]
+    return chains
 
 
 def _check_page_text(game: Game, fonts, report: Report) -> None:

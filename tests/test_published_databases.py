@@ -282,3 +282,27 @@ def test_a_mark_whose_regex_does_not_compile_is_an_error(tmp_path):
     code, found, _ = _run(tmp_path, "check", "ember-vale")
     assert code == 1
     assert found and all("E-MARKUP-MARK" in line and "does not compile" in line for line in found), found
+
+
+# -- fonts with fallbacks ---------------------------------------------------------------------------
+
+def test_a_glyph_the_face_lacks_is_drawn_by_its_fallback_font(tmp_path):
+    # ArkhamDB's → inside <b> was an E-GLYPH error, with no way to name a font that has it.
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "cards/db/01003.json", "is reduced by 1", "is reduced <b>→</b> by 1")
+    code, found, _ = _run(tmp_path, "check", "ember-vale")
+    assert found == ["ember-vale/cards/db/01003.json:1:1: error[E-GLYPH]: card '01003' (front), frame 'text' of "
+                     "layout 'vale-front': font 'sans-bold' has no glyph for '→' (U+2192)"]
+    _edit(game / "game.yaml", "bleed: 3mm", "bleed: 3mm\nfont_fallbacks: {sans: [symbols]}")
+    code, _, err = _run(tmp_path, "build", "ember-vale", "--out", "out", "--paper", "a4")
+    assert code == 0, err
+    import pdfplumber
+    with pdfplumber.open(tmp_path / "out/ember-vale/ember-vale-cards-a4.pdf") as pdf:
+        arrows = [c for page in pdf.pages for c in page.chars if c["text"] == "→"]
+    assert arrows and all(c["fontname"].endswith("+DejaVuSans-Bold") for c in arrows), arrows
+    _edit(game / "game.yaml", "sans: [symbols]", "sans: [symbol]")
+    code, found, err = _run(tmp_path, "check", "ember-vale")
+    assert found == ["ember-vale/cards/db/01003.json:1:1: error[E-GLYPH]: card '01003' (front), frame 'text' of "
+                     "layout 'vale-front': font 'sans-bold' has no glyph for '→' (U+2192)",
+                     "ember-vale/game.yaml:10:25: error[E-FONT]: font_fallbacks: unknown font family 'symbol'"]
+    assert "= help: did you mean 'symbols'?" in err

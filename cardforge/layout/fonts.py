@@ -88,6 +88,8 @@ class FontBook:
         self._glyphs: dict[str, frozenset[int]] = {}
         self._paths: dict[str, Path] = {}  # font name -> file
         self._missing: dict[tuple[str, str], list[str]] = {}  # (font, word) -> characters it lacks
+        self.fallbacks: dict[str, list[str]] = {}  # family -> families drawing the glyphs it lacks, in order
+        self._style_of: dict[str, tuple[str, str]] = {}  # font name -> (family, style)
 
     def add_family(self, name: str, files: dict[str, Path], prefix: str = "") -> None:
         self.files[name] = (dict(files), prefix)
@@ -107,6 +109,7 @@ class FontBook:
             for style, path in files.items():
                 styles[style] = f"{prefix}{name}-{style}"
                 self._paths[styles[style]] = Path(path)
+                self._style_of[styles[style]] = (name, style)
             if "regular" not in styles:
                 raise FontError(f"font family '{name}' has no regular style")
             self.families[name] = Family(name, styles, self.register)
@@ -131,12 +134,38 @@ class FontBook:
                                 f"({type(exc).__name__}: {exc})") from None
         self._glyphs[font_name] = frozenset(pdfmetrics.getFont(font_name).face.charToGlyph)
 
+    def chain(self, font_name: str) -> list[str]:
+        """The font, then the same style of each fallback family (game.yaml `font_fallbacks`)."""
+        family, style = self._style_of.get(font_name, ("", "regular"))
+        faces = [font_name]
+        for other in self.fallbacks.get(family, []):
+            found = self.family(other)
+            if found is not None and found.face(style) not in faces:
+                faces.append(found.face(style))
+        return faces
+
+    def runs(self, font_name: str, text: str) -> list[tuple[str, str]]:
+        """`text` cut into (font, part): each character drawn by the first font of the chain that
+        has it (the font itself where none has it: the glyph check reports that)."""
+        faces = self.chain(font_name)
+        if len(faces) == 1:
+            return [(font_name, text)]
+        out: list[tuple[str, str]] = []
+        for ch in text:
+            face = next((f for f in faces if ord(ch) in self._glyphs[f]), font_name)
+            if out and out[-1][0] == face:
+                out[-1] = (face, out[-1][1] + ch)
+            else:
+                out.append((face, ch))
+        return out
+
     def missing_chars(self, font_name: str, text: str) -> list[str]:
+        """Characters of `text` that neither the font nor any of its fallbacks has."""
         key = (font_name, text)
         missing = self._missing.get(key)
         if missing is None:
-            glyphs = self._glyphs[font_name]
-            missing = sorted({ch for ch in text if ord(ch) not in glyphs and ch not in "\n\t"})
+            chain = [self._glyphs[f] for f in self.chain(font_name)]
+            missing = sorted({ch for ch in text if ch not in "\n\t" and not any(ord(ch) in g for g in chain)})
             if len(self._missing) > 50_000:
                 self._missing.clear()
             self._missing[key] = missing
@@ -160,13 +189,15 @@ def builtin_fonts() -> FontBook:
     return _builtin
 
 
-def fonts_for_game(game_id: str, extra: dict[str, dict[str, Path]]) -> FontBook:
-    """Built-in families plus those the game ships in its own folder."""
+def fonts_for_game(game_id: str, extra: dict[str, dict[str, Path]],
+                   fallbacks: dict[str, list[str]] | None = None) -> FontBook:
+    """Built-in families plus those the game ships in its own folder, and its fallback chains."""
     base = builtin_fonts()
-    if not extra:
+    if not extra and not fallbacks:
         return base
     book = FontBook()
     book.files.update(base.files)
+    book.fallbacks.update(fallbacks or {})
     for family, files in extra.items():
         book.add_family(family, files, prefix=f"{game_id}-")
         for style in files:  # register now, so a broken font file is reported before drawing

@@ -75,7 +75,8 @@ class RichText:
 
 
 def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool = False,
-          missing_chars=None) -> RichText:
+          missing_chars=None, runs=None) -> RichText:
+    """`runs(font, text)` cuts text into the parts each font of the font's fallback chain draws."""
     bold = base_style in ("bold", "bold_italic")
     italic = base_style in ("italic", "bold_italic")
     paragraphs: list[list[list[Word]]] = [[[]]]
@@ -104,17 +105,18 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
             if lacking:
                 missing.setdefault(font, [])
                 missing[font].extend(c for c in lacking if c not in missing[font])
-        width = _width(text, font)  # reportlab does not kern, so widths add up
-        if current and current[-1].kind == "text" and current[-1].font == font:
-            prev = current[-1]
-            prev.value += text
-            prev.width1 += width
-        else:
-            current.append(Frag("text", text, font, width))
+        for part_font, part in runs(font, text) if runs is not None else [(font, text)]:
+            width = _width(part, part_font)  # reportlab does not kern, so widths add up
+            if current and current[-1].kind == "text" and current[-1].font == part_font:
+                prev = current[-1]
+                prev.value += part
+                prev.width1 += width
+            else:
+                current.append(Frag("text", part, part_font, width))
         # A literal colon is kept apart from an icon's colons: see _plain_text.
         plain.append(text.replace("\\", "\\\\").replace(":", "\x00") if ":" in text or "\\" in text else text)
 
-    if not MARKUP_CHARS.search(markup):
+    if not MARKUP_CHARS.search(markup) and (runs is None or len(runs(font_now(), markup)) == 1):
         # Plain text (most card text): words separated by spaces, one font; no tokenizer needed.
         font = font_now()
         space = _space(font)

@@ -313,7 +313,8 @@ class CardRenderer:
                 self._rich_cache.clear()
                 self._fit_cache.clear()
             rich = richtext.parse(markup, family, style, self.icons.__contains__, uppercase=uppercase,
-                                  missing_chars=self.fonts.missing_chars)
+                                  missing_chars=self.fonts.missing_chars,
+                                  runs=self.fonts.runs if self.fonts.fallbacks else None)
             self._rich_cache[key] = rich
         if rich.missing:
             shown = "; ".join(f"font '{f}' has no glyph for " + ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in chars)

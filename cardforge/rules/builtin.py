@@ -246,7 +246,7 @@ def check_files(game: Game, report: Report, used: AssetUse) -> None:
                 continue  # an icon; unused ones are W-UNUSED-ICON
             if rel.parts[0] == "layouts" and path.suffix.lower() in (".yaml", ".yml"):
                 continue  # a layout; unused ones are W-UNUSED-LAYOUT
-            if name.endswith(".schema.json"):
+            if name.endswith((".schema.json", "_schema.json", "-schema.json")):
                 continue  # a JSON Schema for the editor (`cardforge schema`, `cardforge new`)
             ignored.append(rel)
     for rel in ignored:
