@@ -100,3 +100,52 @@ def test_build_lang_all_writes_a_kit_per_language_with_the_language_in_its_name(
     text_en = "".join(page.extract_text() for page in pypdf.PdfReader(source).pages)
     assert "Erste Karte" in text_de and "Alpha (de)" in text_de and "First card" not in text_de
     assert "First card" in text_en and "Erste Karte" not in text_en
+
+
+def translate(game: Path, capsys, monkeypatch, *args: str) -> tuple[int, str, str]:
+    from cardforge.cli import main
+    monkeypatch.chdir(game.parent)
+    code = main(["translate", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_status_counts_records_and_fields_and_says_when_there_are_no_fingerprints(tmp_path, capsys, monkeypatch):
+    game = game_de(tmp_path)
+    code, out, _ = translate(game, capsys, monkeypatch, "status", game.name)
+    assert code == 0
+    assert out.splitlines() == [
+        "de: 2/2 records translated, 1 untranslated fields",
+        "  no translation carries a 'source:' fingerprint: all are counted as current "
+        "(`cardforge translate update` adds them to new records)",
+        "  untranslated: beta: title"]
+
+
+def test_update_writes_a_skeleton_keeps_translations_and_status_reports_a_source_edit_as_stale(
+        tmp_path, capsys, monkeypatch):
+    game = game_de(tmp_path, "# Tiny, German.\ncards:\n  - id: alpha\n    title: Alpha (de)\n")
+    code, _, err = translate(game, capsys, monkeypatch, "update", game.name, "de")
+    assert code == 0 and "wrote" in err
+    written = (game / "translations/de/cards.yaml").read_text("utf-8")
+    from cardforge.frontend.record_digest import card_digest
+    from cardforge.diagnostics import Report
+    from cardforge.frontend.model import load_game
+    beta = next(c for c in load_game(game, Report()).cards() if c.id == "beta")
+    assert written.startswith("# Tiny, German.\ncards:\n  - id: alpha\n    title: Alpha (de)\n")
+    assert f"  - id: beta\n    source: {card_digest(beta)}\n    # title: Beta\n" in written
+    assert "    # text: 'Second card with an icon :star: inline.'\n" in written
+    assert "    # text: First card, **bold** and *italic*.\n" in written  # alpha's missing field
+    # the skeleton is a valid overlay, and prints the source text until it is translated
+    assert check(game, capsys, monkeypatch, "--lang", "de") == (0, [])
+    code, out, _ = translate(game, capsys, monkeypatch, "status", game.name)
+    assert out.splitlines()[0] == "de: 1/2 records translated, 3 untranslated fields, 0 stale"
+    # translate beta, then edit its English text: the translation is stale
+    path = game / "translations/de/cards.yaml"
+    path.write_text(path.read_text("utf-8").replace("    # title: Beta\n", "    title: Beta (de)\n"), "utf-8")
+    cards = game / "cards/cards.yaml"
+    cards.write_text(cards.read_text("utf-8").replace("Second card", "The second card"), "utf-8")
+    code, out, _ = translate(game, capsys, monkeypatch, "status", game.name)
+    lines = out.splitlines()
+    assert lines[0] == "de: 2/2 records translated, 2 untranslated fields, 1 stale"
+    assert lines[1].startswith("  stale: beta (tiny/translations/de/cards.yaml:7): translated from "
+                               f"{card_digest(beta)}, the source is now ")

@@ -1,5 +1,5 @@
 """Command line: `cardforge check`, `build`, `serve`, `watch`, `force`, `export`, `stats`, `new`,
-`import`, `calibrate`, `schema`, `diff`, `rules`; one module per command in this package.
+`import`, `calibrate`, `schema`, `diff`, `rules`, `translate`; one module per command in this package.
 
 Each command module has `add(subparsers)`, which declares its arguments and sets `func`, and
 `run(args)`, which imports the stages it needs when it runs: `cardforge check` never loads the
@@ -15,13 +15,13 @@ import gc
 import sys
 
 from .. import __version__
-from . import build, calibrate, check, diff, export, force, import_sheet, new, rules, schema, serve, stats, watch
+from . import build, calibrate, check, diff, export, force, import_sheet, new, rules, schema, serve, stats, translate, watch
 from .common import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, UsageError
 
 __all__ = ["main", "parser", "UsageError", "EXIT_OK", "EXIT_CONTENT", "EXIT_USAGE"]
 
 # In the order `cardforge --help` lists them.
-COMMANDS = (check, build, serve, watch, force, export, stats, diff, rules, new, import_sheet, calibrate, schema)
+COMMANDS = (check, build, serve, watch, force, export, stats, diff, rules, translate, new, import_sheet, calibrate, schema)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -1,0 +1,194 @@
+"""Coverage and staleness of a game's translations, as gettext's msgmerge keeps them: which cards
+and fields a language translates, which translations were made from an older source text (their
+`source:` fingerprint is no longer the card's, record_digest.py), and a skeleton of what is missing.
+
+A field is translatable when its deck declares it as plain text (a string without an enum or a
+pattern), nested in objects and lists of objects too, except names of pictures and notes (art,
+image, icon, note).  Untranslated fields are written into the skeleton as comments: the kit prints
+the source text until the translator fills them in.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..diagnostics import Report
+from .model import Card, Game, load_game, safe_path
+from .record_digest import card_digest
+from .translations import SOURCE_KEY, Overlay, OverlayRecord, languages, load_overlay
+
+NOT_TEXT = ("art", "image", "icon", "note", "id", "color", "colour")
+
+
+@dataclass
+class CardStatus:
+    card: Card
+    key_field: str
+    digest: str
+    record: OverlayRecord | None
+    missing: list[str]  # translatable fields the translation leaves out (top-level names)
+
+    @property
+    def stale(self) -> bool:
+        given = self.record.data.get(SOURCE_KEY) if self.record is not None else None
+        return given is not None and str(given) != self.digest
+
+
+@dataclass
+class LanguageStatus:
+    lang: str
+    cards: list[CardStatus] = field(default_factory=list)
+    overlay: Overlay | None = None
+
+    @property
+    def translated(self) -> list[CardStatus]:
+        """Cards whose translation carries text (a skeleton's bare id and fingerprint does not)."""
+        return [c for c in self.cards if c.record is not None and len(c.missing) < len(translatable(c.card))]
+
+    @property
+    def fingerprinted(self) -> bool:
+        return any(SOURCE_KEY in c.record.data for c in self.cards if c.record is not None)
+
+
+def _texts(schema: Any) -> bool:
+    """Whether a field's schema holds translatable text anywhere."""
+    if not isinstance(schema, dict):
+        return False
+    kind = schema.get("type")
+    if kind == "string" or (isinstance(kind, list) and "string" in kind):
+        return "enum" not in schema and "pattern" not in schema
+    if kind == "object":
+        return any(_texts(s) for s in (schema.get("properties") or {}).values())
+    if kind == "array":
+        return _texts(schema.get("items"))
+    return False
+
+
+def text_only(value: Any, schema: Any) -> Any:
+    """The parts of a value that are text to translate (a crew card's actions: name and text, not
+    kind and hits), for the skeleton."""
+    if isinstance(value, dict) and isinstance(schema, dict) and schema.get("properties"):
+        props = schema["properties"]
+        return {k: text_only(v, props.get(k)) for k, v in value.items() if _texts(props.get(k))}
+    if isinstance(value, list) and isinstance(schema, dict) and isinstance(schema.get("items"), dict):
+        return [text_only(v, schema["items"]) for v in value]
+    return value
+
+
+def translatable(card: Card) -> list[str]:
+    """The card's fields that carry text to translate, in the card's order."""
+    fields = card.deck.fields or {}
+    return [name for name, value in card.data.items() if name not in NOT_TEXT and not name.endswith("_art")
+            and (_texts(fields.get(name)) if name in fields else isinstance(value, str))]
+
+
+def _key_field(game: Game, card: Card) -> str:
+    section, index = card.deck.pointer.strip("/").split("/")[:2]
+    deck_data = game.data[section][int(index)]
+    return deck_data.get("id_from") or "id"
+
+
+def status(game_dir: Path, report: Report, only: str | None = None) -> tuple[Game, list[LanguageStatus]]:
+    """Every language's coverage of the source game (or `only` that one)."""
+    game = load_game(game_dir, report)
+    result = []
+    for lang in languages(game.data):
+        if only is not None and lang != only:
+            continue
+        overlay = load_overlay(game.root, game.data, game.doc, lang, report, safe_path)
+        entry = LanguageStatus(lang, overlay=overlay)
+        for card in game.records():
+            key_field = _key_field(game, card)
+            record = overlay.find(key_field, card.id, report) if overlay is not None else None
+            fields = translatable(card)
+            missing = fields if record is None else [f for f in fields if f not in record.data]
+            entry.cards.append(CardStatus(card, key_field, card_digest(card), record, missing))
+        result.append(entry)
+    return game, result
+
+
+def summary(entry: LanguageStatus) -> list[str]:
+    """What `translate status` prints for one language."""
+    total, done = len(entry.cards), len(entry.translated)
+    fields = sum(len(c.missing) for c in entry.cards)
+    lines = [f"{entry.lang}: {done}/{total} records translated, {fields} untranslated fields"]
+    stale = [c for c in entry.cards if c.stale]
+    if not entry.fingerprinted and done:
+        lines.append("  no translation carries a 'source:' fingerprint: all are counted as current "
+                     "(`cardforge translate update` adds them to new records)")
+    else:
+        lines[0] += f", {len(stale)} stale"
+    for c in stale:
+        pos = c.record.pos(SOURCE_KEY)
+        lines.append(f"  stale: {c.card.id} ({pos.path}:{pos.line}): translated from {c.record.data[SOURCE_KEY]}, "
+                     f"the source is now {c.digest}")
+    carried = {id(c) for c in entry.translated}
+    for c in entry.cards:
+        if c.missing and id(c) in carried:
+            lines.append(f"  untranslated: {c.card.id}: {', '.join(c.missing)}")
+    untouched = [c.card.id for c in entry.cards if id(c) not in carried]
+    if untouched:
+        lines.append(f"  not translated: {', '.join(untouched[:12])}" + (" ..." if len(untouched) > 12 else ""))
+    return lines
+
+
+def update(game: Game, entry: LanguageStatus) -> list[Path]:
+    """Write the skeleton of what `entry` misses into the overlay files; returns the files written.
+    Existing translations are kept as they are (their values and their files' leading comments);
+    a new record gets the source's fingerprint, and each untranslated field its source text as a
+    comment to translate."""
+    folder = game.root / languages(game.data)[entry.lang]
+    by_file: dict[Path, list[CardStatus]] = {}
+    home: dict[Path, Path] = {}  # source card file -> its overlay file
+    for c in entry.cards:
+        if c.record is not None:
+            home.setdefault(Path(c.card.doc.path), Path(c.record.doc.path))
+    for c in entry.cards:
+        target = home.get(Path(c.card.doc.path)) or folder / Path(c.card.doc.path).name
+        by_file.setdefault(target, []).append(c)
+    written = []
+    for path, cards in by_file.items():
+        if not any(c.missing for c in cards):
+            continue
+        header = _leading_comments(path)
+        kept = [r for r in _records_in(entry, path) if not any(c.record is r for c in cards)]
+        body = [_record_text(c) for c in cards if c.record is not None or c.missing]
+        body += [_dump([r.data]) for r in kept]  # records of cards the source no longer has: kept, reported by check
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(header + "cards:\n" + "".join(body), "utf-8")
+        written.append(path)
+    return written
+
+
+def _records_in(entry: LanguageStatus, path: Path) -> list[OverlayRecord]:
+    overlay = entry.overlay
+    return [r for r in (overlay.records if overlay else []) if Path(r.doc.path) == path]
+
+
+def _leading_comments(path: Path) -> str:
+    if not path.is_file():
+        return ""
+    lines = []
+    for line in path.read_text("utf-8").splitlines(keepends=True):
+        if not line.startswith("#"):
+            break
+        lines.append(line)
+    return "".join(lines)
+
+
+def _dump(items: list) -> str:
+    text = yaml.safe_dump(items, allow_unicode=True, sort_keys=False, width=10_000, default_flow_style=False)
+    return "".join("  " + line for line in text.splitlines(keepends=True))
+
+
+def _record_text(c: CardStatus) -> str:
+    data = dict(c.record.data) if c.record is not None else {c.key_field: c.card.id, SOURCE_KEY: c.digest}
+    text = _dump([data])
+    for name in c.missing:  # the source text, commented out: the translator fills it in
+        source = _dump([{name: text_only(c.card.data[name], (c.card.deck.fields or {}).get(name))}])
+        source = source.replace("  - ", "    ", 1)
+        text += "".join("    # " + line[4:] for line in source.splitlines(keepends=True))
+    return text
