@@ -27,6 +27,7 @@ class Prepared:
     icons: IconLibrary
     faces: dict[tuple[str, str], Layout | None]  # (card id, side) -> layout
     boards: dict[str, Layout | None]  # board or reference sheet id -> layout
+    outline: bool = False  # --outline: draw frame boxes, safe zone, trim and bleed over every face
 
 
 COMMON_LAYOUTS = Path(__file__).resolve().parent / "layout" / "common"  # shipped inside the package

@@ -1,4 +1,4 @@
-"""Command line: `cardforge check`, `build`, `serve`, `watch`, `force`, `export`, `stats`, `new`,
+"""Command line: `cardforge check`, `build`, `render`, `serve`, `watch`, `force`, `export`, `stats`, `new`,
 `import`, `calibrate`, `schema`, `diff`, `rules`, `translate`; one module per command in this package.
 
 Each command module has `add(subparsers)`, which declares its arguments and sets `func`, and
@@ -15,13 +15,14 @@ import gc
 import sys
 
 from .. import __version__
-from . import build, calibrate, check, diff, export, force, import_sheet, new, rules, schema, serve, stats, translate, watch
+from . import (build, calibrate, check, diff, export, force, import_sheet, new, render, rules, schema, serve, stats,
+               translate, watch)
 from .common import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, UsageError
 
 __all__ = ["main", "parser", "UsageError", "EXIT_OK", "EXIT_CONTENT", "EXIT_USAGE"]
 
 # In the order `cardforge --help` lists them.
-COMMANDS = (check, build, serve, watch, force, export, stats, diff, rules, translate, new, import_sheet, calibrate, schema)
+COMMANDS = (check, build, render, serve, watch, force, export, stats, diff, rules, translate, new, import_sheet, calibrate, schema)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -31,6 +31,10 @@ def add(sub) -> None:
                         "with 1/8 in bleed and trim boxes, and 300 dpi PNGs, into <game>/printshop/")
     b.add_argument("--errata", metavar="OLD", help="only the pieces changed since OLD (a game folder, GAME@REVISION or a "
                    "git revision), with a changelog page first and a version mark, into <game>/errata/")
+    b.add_argument("--only", metavar="ID", help="build one deck, card, board or template alone (into build/preview/ "
+                   "unless --out is given, so the full kit stays as it was)")
+    b.add_argument("--outline", action="store_true", help="draw frame boxes, the safe zone, the trim and the bleed "
+                   "over every face (into build/preview/ unless --out is given)")
     b.add_argument("--out", help="output folder (default: build/); each game gets a subfolder")
     b.add_argument("--jobs", "-j", type=count, default=None, metavar="N",
                    help="processes drawing games and papers at once (default: one per core)")
@@ -75,10 +79,13 @@ def run(args) -> int:
     combined = Report()
     papers = PAPERS if args.paper == "all" else (args.paper,)
     found = games(args.games)
-    out = Path(args.out) if args.out else Path("build")
+    preview = bool(args.only or args.outline)  # a subset or an outlined kit never replaces the real kit
+    out = Path(args.out) if args.out else Path("build") / "preview" if preview else Path("build")
     back_offset = offset(args.back_offset)
+    if args.only:
+        _check_only(found, args.only)
     jobs = [Job(game, out_folder(out, game), paper, args.mode, args.layouts, flip=args.flip, back_offset=back_offset,
-                imposition=args.imposition, lang=lang)
+                imposition=args.imposition, lang=lang, only=args.only, outline=args.outline)
             for game in found for lang in languages_of(game, args.lang) for paper in papers]
     label = found[0].name if len(found) == 1 else f"{len(found)} games"
     for result in build_all(jobs, ProgressBar(label), workers=args.jobs):
@@ -90,6 +97,16 @@ def run(args) -> int:
             print(f"{result.game_dir}: build failed; previous output left untouched", file=sys.stderr)
     emit(combined, args.format)
     return EXIT_CONTENT if combined.has_errors() else EXIT_OK
+
+
+def _check_only(found: list[Path], wanted: str) -> None:
+    """--only names a deck, card, board or template of each game built: else a usage error."""
+    from ..frontend.model import load_game
+    from ..frontend.only import unknown
+    for game_dir in found:
+        problem = unknown(load_game(game_dir, Report()), wanted, str(game_dir))
+        if problem:
+            raise UsageError(problem)
 
 
 def run_printshop(args) -> int:

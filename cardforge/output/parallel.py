@@ -52,6 +52,8 @@ class Job:
     imposition: str = "bleed"
     lang: str | None = None  # a language the game lists: its overlay is merged in, and it names the files
     stage_dir: Path | None = None  # set by build_all: the staging folder of out_dir
+    only: str | None = None  # --only: one deck, card, board or template (frontend/only.py)
+    outline: bool = False  # --outline: frame boxes, safe zone, trim and bleed on every face (render/outline.py)
 
     @property
     def options(self) -> PrintOptions:
@@ -94,6 +96,10 @@ def run_job(index: int, job: Job) -> tuple[int, Report, list[tuple[Path, Path]]]
     except ContentError as failure:
         lay_out_despite(failure, report)
         return index, report, []
+    if job.only:
+        from ..frontend.only import narrow
+        narrow(prep.game, job.only)
+    prep.outline = job.outline
     total = count_faces(prep, job.paper)
     last = [0.0]
 

@@ -38,6 +38,7 @@ class Writer:
         self.canvas.setCreator("cardforge")
         self.canvas.setProducer("cardforge")
         self.renderer = CardRenderer(self.canvas, game, prep.fonts, prep.icons, report)
+        self.renderer.outline = prep.outline
         # `check` (no target) keeps no manifest at all; a build spools it beside its output.
         self.manifest = None if target is None else Manifest(
             {"game": game.id, "title": title, "units": "mm, origin at the page's lower left"},

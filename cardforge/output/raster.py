@@ -42,12 +42,14 @@ def face_geometry(prep: Prepared, face: Face) -> tuple[Any, float, str]:
     return prep.faces[(face.piece.id, face.side)], deck.bleed, deck.shape
 
 
-def faces_pdf(prep: Prepared, faces: list[Face], report: Report, bleed: bool = True) -> bytes:
-    """One page per face, sized to the face (with or without its bleed)."""
+def faces_pdf(prep: Prepared, faces: list[Face], report: Report, bleed: bool = True, outline: bool = False) -> bytes:
+    """One page per face, sized to the face (with or without its bleed); `outline`: with frame
+    boxes, safe zone, trim and bleed drawn over it (render/outline.py)."""
     buffer = io.BytesIO()
     prep.fonts.family("sans").face("regular")
     canvas = Canvas(buffer, invariant=1, pageCompression=0, initialFontName="sans-regular")
     renderer = CardRenderer(canvas, prep.game, prep.fonts, prep.icons, report)
+    renderer.outline = outline
     for index, face in enumerate(faces):
         layout, face_bleed, shape = face_geometry(prep, face)
         margin = face_bleed if bleed else 0.0
@@ -97,8 +99,8 @@ def raster_pages(pdf: bytes, dpi: float, fmt: str = "PNG") -> Iterator[bytes]:
 
 
 def face_images(prep: Prepared, faces: list[Face], report: Report, dpi: float = 150,
-                bleed: bool = True) -> list[bytes]:
+                bleed: bool = True, outline: bool = False) -> list[bytes]:
     """PNG bytes for each face, in order."""
     if not faces:
         return []
-    return rasterize(faces_pdf(prep, faces, report, bleed), dpi)
+    return rasterize(faces_pdf(prep, faces, report, bleed, outline), dpi)

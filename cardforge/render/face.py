@@ -71,6 +71,7 @@ class CardRenderer:
         self._reported: set[tuple] = set()  # copies of a card share their problems: report once
         self._piece, self._face_ctx = None, None  # the face being evaluated, and its context
         self._deck_sizes: dict[tuple, float] = {}  # fit: deck, per frame and deck
+        self.outline = False  # --outline: frame boxes, safe zone, trim and bleed over each face (render/outline.py)
 
     def context(self, piece: Piece, side: str, copy: int) -> dict[str, Any]:
         ctx = piece.context()
@@ -123,6 +124,9 @@ class CardRenderer:
             if mark is not None:
                 records.append(mark)
         c.restoreState()
+        if self.outline:
+            from .outline import draw_outline
+            draw_outline(c, layout, x, y, bleed, self.game.version_mark.safe)
         return records
 
     def _version_mark(self, card: Card, layout: Layout, x: float, y: float,

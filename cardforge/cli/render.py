@@ -1,0 +1,74 @@
+"""`cardforge render GAME CARD`: one face as a PNG, to look at one thing closely (with --outline:
+its frame boxes, safe zone, trim and bleed). Drawn through the PDF renderer (output/raster.py),
+so the picture is what prints."""
+from __future__ import annotations
+
+import difflib
+import sys
+from pathlib import Path
+
+from ..diagnostics import ContentError, Report
+from .common import EXIT_CONTENT, EXIT_OK, LAYOUTS_HELP, UsageError, emit, games
+
+SCREEN_DPI = 96  # --zoom 1: the size a browser shows at 100 %
+
+
+def add(sub) -> None:
+    r = sub.add_parser("render", help="one card, token or board face as a PNG")
+    r.add_argument("game", metavar="GAME_DIR", help="the game folder")
+    r.add_argument("piece", metavar="CARD", help="the id of a card, token, board or reference sheet")
+    r.add_argument("--side", choices=("front", "back"), default="front")
+    size = r.add_mutually_exclusive_group()
+    size.add_argument("--zoom", type=float, help=f"scale: 1 is the real size on a screen ({SCREEN_DPI} dpi), 2 twice it")
+    size.add_argument("--dpi", type=float, help="resolution in dots per inch (default 300)")
+    r.add_argument("--outline", action="store_true", help="draw frame boxes, the safe zone, the trim and the bleed")
+    r.add_argument("--no-bleed", dest="bleed", action="store_false", help="the trimmed face, without its bleed")
+    r.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
+    r.add_argument("--out", type=Path, help="the PNG to write (default: <CARD>-<side>.png in the current folder)")
+    r.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..output.raster import Face, face_images
+    from ..prepare import prepare
+    game_dir = games([args.game])[0]
+    dpi = args.zoom * SCREEN_DPI if args.zoom is not None else (args.dpi or 300)
+    if not 10 <= dpi <= 1200:
+        raise UsageError(f"{'--zoom %g' % args.zoom if args.zoom is not None else '--dpi %g' % dpi} asks for "
+                         f"{dpi:g} dpi: choose between 10 and 1200 dpi (--zoom 0.1 to 12.5)")
+    report = Report()
+    try:
+        prep = prepare(game_dir, report, args.layouts)
+    except ContentError:
+        emit(report, "text")
+        return EXIT_CONTENT
+    piece = _piece(prep, args.piece, game_dir)
+    is_board = not hasattr(piece, "deck")
+    if args.side == "back" and (is_board or prep.faces.get((piece.id, "back")) is None):
+        raise UsageError(f"'{piece.id}' has no back to render")
+    if (prep.boards.get(piece.id) if is_board else prep.faces.get((piece.id, args.side))) is None:
+        emit(report, "text")  # its layout is missing or broken: said above
+        return EXIT_CONTENT
+    [png] = face_images(prep, [Face(piece, "front" if is_board else args.side)], report, dpi, args.bleed, args.outline)
+    emit(report, "text")
+    if report.has_errors():
+        print(f"{game_dir}: '{piece.id}' not rendered", file=sys.stderr)
+        return EXIT_CONTENT
+    out = args.out or Path(f"{piece.id}-{args.side}.png")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_bytes(png)
+    tmp.replace(out)
+    print(f"wrote {out} ({dpi:g} dpi{', outlined' if args.outline else ''})", file=sys.stderr)
+    return EXIT_OK
+
+
+def _piece(prep, wanted: str, game_dir: Path):
+    """The card, token, board or reference sheet of that id; else a usage error with did-you-mean."""
+    pieces = {card.id: card for card in prep.game.cards()}
+    pieces.update({board.id: board for board in prep.game.boards})
+    if wanted in pieces:
+        return pieces[wanted]
+    guess = difflib.get_close_matches(wanted, list(pieces), n=1, cutoff=0.6)
+    raise UsageError(f"no card, token or board '{wanted}' in {game_dir}"
+                     + (f"; did you mean '{guess[0]}'?" if guess else ""))
