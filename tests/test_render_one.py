@@ -111,3 +111,21 @@ def test_build_outline_draws_the_boxes_into_the_pdf(tmp_path):
     assert (63.0, 88.0) in outlined  # the trim
     assert (57.0, 82.0) in outlined  # the safe zone, 3 mm inside the trim
     assert any(abs(w - 69) < 0.3 and abs(h - 94) < 0.3 for w, h in outlined)  # the bleed edge
+
+
+def test_serve_outline_draws_on_the_preview_pictures(tmp_path):
+    """`serve --outline`: the pictures the page shows carry the outlines; without it they do not."""
+    import io
+    from cardforge.serve.session import Session
+    game = make_game(tmp_path)
+    pictures = {}
+    for outline in (False, True):
+        session = Session(game, None, dpi=127, outline=outline)  # 5 px per mm
+        session.refresh()
+        key = next(k for k in session.images if k.startswith("card/alpha"))
+        pictures[outline] = Image.open(io.BytesIO(session.image(key))).convert("RGB")
+    def magenta(image):  # a hairline at 127 dpi is blended with the paper: pink rather than pure magenta
+        return sum(r - g > 60 and b - g > 60 for y in range(0, image.height, 7) for x in range(image.width)
+                   for r, g, b in [image.getpixel((x, y))])
+    assert magenta(pictures[True]) > 50
+    assert magenta(pictures[False]) == 0

@@ -16,6 +16,8 @@ def add(sub) -> None:
     v.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
     v.add_argument("--paper", choices=PAPERS + ("all",), default="a4", help="paper of the PDFs rebuilt in the background")
     v.add_argument("--out", help="output folder of those PDFs (default: build/)")
+    v.add_argument("--outline", action="store_true", help="draw frame boxes, the safe zone, the trim and the bleed "
+                   "on the pictures (not in the PDFs)")
     v.add_argument("--since", metavar="OLD", help="show each piece changed since OLD (a game folder, GAME@REVISION or "
                    "a git revision) beside its old picture")
     v.set_defaults(func=run)
@@ -26,7 +28,7 @@ def run(args) -> int:
     from ..serve.session import Session
     game = one_game(args)
     out = out_folder(Path(args.out) if args.out else Path("build"), game)
-    session = Session(game, args.layouts)
+    session = Session(game, args.layouts, outline=args.outline)
     if args.since:
         session.baseline = since(args.since, game, args.layouts)
     print(f"cardforge serve: drawing every piece of {game} …", file=sys.stderr)

@@ -55,8 +55,10 @@ class PieceView:
 class Session:
     """A game folder, kept up to date for the preview and `watch`."""
 
-    def __init__(self, game_dir: Path, layouts_dir: Path | None = None, dpi: float = PREVIEW_DPI):
+    def __init__(self, game_dir: Path, layouts_dir: Path | None = None, dpi: float = PREVIEW_DPI,
+                 outline: bool = False):
         self.game_dir, self.layouts_dir, self.dpi = Path(game_dir), layouts_dir, dpi
+        self.outline = outline  # `serve --outline`: frame boxes, safe zone, trim and bleed on every picture
         if load.file_memo is None:
             load.file_memo = load.FileMemo()
         self.lock = threading.Lock()
@@ -99,7 +101,7 @@ class Session:
         faces = [Face(pieces[key.rsplit("/", 1)[0] if key.startswith("card/") else key], wanted[key].side)
                  for key in changed]
         draw_report = Report()
-        images = face_images(prep, faces, draw_report, dpi=self.dpi) if faces else []
+        images = face_images(prep, faces, draw_report, dpi=self.dpi, outline=self.outline) if faces else []
         with self.lock:
             self.faces_drawn += len(faces)
             for key, image in zip(changed, images):
