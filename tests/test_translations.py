@@ -149,3 +149,23 @@ def test_update_writes_a_skeleton_keeps_translations_and_status_reports_a_source
     assert lines[0] == "de: 2/2 records translated, 2 untranslated fields, 1 stale"
     assert lines[1].startswith("  stale: beta (tiny/translations/de/cards.yaml:7): translated from "
                                f"{card_digest(beta)}, the source is now ")
+
+
+def test_the_german_bomber_boys_checks_and_lengthening_a_text_fails_at_the_overlay_line(tmp_path, capsys,
+                                                                                         monkeypatch):
+    from conftest import BOMBER, REPO, copy_tree, edit
+    from cardforge.cli import main
+    game = tmp_path / "content" / "bomber-boys"
+    copy_tree(BOMBER, game)
+    monkeypatch.chdir(game.parent)
+    assert main(["check", game.name, "--lang", "de", "--layouts", str(REPO / "layouts")]) == 0
+    capsys.readouterr()
+    rel = "translations/de/items.yaml"
+    edit(game, rel, "Senke den **Initiative**wert eines feindlichen Flugzeugs um 1.",
+         "Senke den **Initiative**wert eines feindlichen Flugzeugs um 1. " + "Dieser Satz ist viel zu lang. " * 40)
+    assert main(["check", game.name, "--lang", "de", "--layouts", str(REPO / "layouts")]) == 1
+    lines = headlines(capsys.readouterr().err)
+    line = next(i for i, text in enumerate((game / rel).read_text("utf-8").splitlines(), 1)
+                if "id: recognition-models" in text)
+    assert [text.split(" error")[0] for text in lines] == [f"bomber-boys/{rel}:{line}:5:"], lines
+    assert "E-TEXT-OVERFLOW" in lines[0] and "card 'recognition-models'" in lines[0]
