@@ -193,6 +193,11 @@ def test_steel_rain_record_cards_show_the_silhouette_of_their_class(kits, paper)
     for record in records:
         frame = next(f for f in record["frames"] if f["name"] == "silhouette")
         assert frame["icons"] == {SILHOUETTES[designs[record["card"]]]: 1}, record["card"]
+    backs = [r for r in manifest["cards"] if r["deck"] == "designs" and r["side"] == "back"]
+    assert len(backs) == len(records)
+    for record in backs:  # and either side of the title on its back
+        icons = [f["icons"] for f in record["frames"] if f["name"].startswith("silhouette")]
+        assert icons == [{SILHOUETTES[designs[record["card"]]]: 1}] * 2, record["card"]
     assert {SILHOUETTES[kind] for kind in designs.values()} == set(SILHOUETTES.values())
 
 
