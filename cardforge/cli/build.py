@@ -7,8 +7,8 @@ import math
 import sys
 from pathlib import Path
 
-from ..diagnostics import Report
-from .check import add_game_arguments, languages_of
+from ..diagnostics import ContentError, Report
+from .check import add_game_arguments, refreshed, languages_of
 from .common import EXIT_CONTENT, EXIT_OK, MODES, PAPERS, ProgressBar, UsageError, emit, games, out_folder
 
 
@@ -79,6 +79,13 @@ def run(args) -> int:
     combined = Report()
     papers = PAPERS if args.paper == "all" else (args.paper,)
     found = games(args.games)
+    for game in found:
+        if (game / "schemas" / "game.schema.json").is_file():  # the game keeps editor schemas: keep them current
+            from ..frontend.model import load_game
+            try:
+                refreshed(load_game(game, Report()))
+            except ContentError:
+                pass  # its errors are reported by the build itself
     preview = bool(args.only or args.outline)  # a subset or an outlined kit never replaces the real kit
     out = Path(args.out) if args.out else Path("build") / "preview" if preview else Path("build")
     back_offset = offset(args.back_offset)

@@ -38,6 +38,13 @@ def languages_of(game: Path, lang: str | None) -> list[str | None]:
     return chosen
 
 
+def refreshed(game) -> None:
+    """The game's editor schemas brought up to date, if it has them (frontend/schemafiles.py)."""
+    from ..frontend.schemafiles import refresh_schemas
+    for path in refresh_schemas(game):
+        print(f"refreshed {path}", file=sys.stderr)
+
+
 def run(args) -> int:
     from ..output.pdf import lay_out, lay_out_despite
     from ..prepare import prepare
@@ -52,7 +59,10 @@ def run(args) -> int:
         for lang in languages_of(game, args.lang):
             report = Report()
             try:
-                lay_out(prepare(game, report, args.layouts, lang=lang), report)
+                prep = prepare(game, report, args.layouts, lang=lang)
+                if lang is None:
+                    refreshed(prep.game)
+                lay_out(prep, report)
             except ContentError as failure:
                 lay_out_despite(failure, report)
             combined.extend(report)

@@ -11,7 +11,8 @@ from .common import EXIT_CONTENT, EXIT_OK, emit
 def add(sub) -> None:
     s = sub.add_parser("schema", help="write the JSON Schemas for editors")
     s.add_argument("game", nargs="?", help="also write one card schema per deck of this game")
-    s.add_argument("--out", default="schemas", help="folder to write into (default: schemas/)")
+    s.add_argument("--out", help="folder to write into (default: the game's schemas/ folder, or schemas/ without a "
+                   "game); check and build keep the game's schemas/ up to date from then on")
     s.set_defaults(func=run)
 
 
@@ -26,9 +27,12 @@ def run(args) -> int:
         except ContentError:
             emit(report, "text")
             return EXIT_CONTENT
-    out = Path(args.out)
+    out = Path(args.out) if args.out else (game.root / "schemas" if game is not None else Path("schemas"))
     for path in write_schemas(out, game):
         print(f"wrote {path}", file=sys.stderr)
+    where = (out / "game.schema.json").as_posix()
+    if game is not None and out.resolve() == (game.root / "schemas").resolve():
+        where = "schemas/game.schema.json"  # as game.yaml names it
     print("For the YAML language server add a first line such as:\n"
-          f"  # yaml-language-server: $schema={(out / 'game.schema.json').as_posix()}", file=sys.stderr)
+          f"  # yaml-language-server: $schema={where}", file=sys.stderr)
     return EXIT_OK
