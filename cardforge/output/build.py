@@ -21,11 +21,12 @@ from ..frontend.model import Game
 from ..frontend.provenance import provenance
 from ..prepare import Prepared, prepare
 from ..verify import Verifier
-from .pages import MODES, PAPERS, Page, PrintOptions, count_faces, cover_page, duplex_order, plan_sections
+from .pages import MODES, PAPERS, Page, PrintOptions, count_faces, cover_page, plan_sections
 from .pdf import Progress, Writer, lay_out_despite
 from .lock import OutputLock
 from .pdfcopy import copy_pages, same_pages
 from .replace import Replacement
+from .sheets import duplex_pages
 
 
 
@@ -114,10 +115,10 @@ def ordered_pages(prep: Prepared, options: PrintOptions, sections, kit: bool,
                   opening: Callable[[Callable[[], list[Page]]], list[Page]] | None = None,
                   kit_name: str = "kit") -> list[tuple[str, list[Page]]]:
     """The PDFs of one paper and their pages in print order: the kit (cover first), or one PDF per
-    component.  In duplex, blank pages keep every sheet's front on an odd page.  `opening` gives
-    the pages before the components instead of the cover (the errata sheet's changelog); it is
-    handed the final page list, to read once the order is known."""
-    order = duplex_order if options.mode == "duplex" else list
+    component.  In duplex, the sheet plan (sheets.py) keeps every sheet's front on an odd page.
+    `opening` gives the pages before the components instead of the cover (the errata sheet's
+    changelog); it is handed the final page list, to read once the order is known."""
+    order = duplex_pages if options.mode == "duplex" else list
     if kit:
         final: list[Page] = []
         first = opening(lambda: final) if opening else [cover_page(prep, options.paper, lambda: final)]

@@ -53,29 +53,17 @@ class Page:
     draw: Callable[["Writer", int], None]
     scale_bar: bool = True
     name: str = ""  # the deck, board or sheet on it, as the kit's contents list it
-    sheet_front: bool = False  # the front of a duplex sheet: it must be an odd page
+    role: str = "single"  # fronts, backs, single (cut, one-sided), reference or cover: see sheets.py
     footer_left: bool = False  # the block fills the page's height: the footer runs up the left margin
     furniture: bool = True  # the footer and scale bar (a print shop's page holds the piece alone)
+    sheet: dict | None = None  # in a duplex kit: its sheet's kind and the side it prints on
 
 
 def blank_page(like: Page) -> Page:
-    """The back of a sheet that holds nothing, so that the next front is an odd page."""
+    """The back of a sheet that holds nothing (sheets.py).  Only its footer says so, in the band
+    no piece uses, so that a printer set to skip empty pages cannot shift every later back."""
     return Page(like.width, like.height, like.section, "intentionally blank", lambda writer, number: None,
-                footer_left=like.footer_left)
-
-
-def duplex_order(pages: list[Page]) -> list[Page]:
-    """Blank pages inserted so that every sheet front is an odd page (its back is the even page
-    after it, the other side of the same sheet) and a duplex printer pairs them right.  Each
-    component also starts on an odd page, so that its own PDF, cut out of the kit, keeps the
-    pairing; a blank page belongs to the component before it."""
-    out: list[Page] = []
-    for page in pages:
-        starts_section = bool(out) and out[-1].section != page.section
-        if (page.sheet_front or starts_section) and len(out) % 2 == 1:
-            out.append(blank_page(out[-1]))
-        out.append(page)
-    return out
+                footer_left=like.footer_left, role="blank")
 
 
 def plan_decks(prep: Prepared, section: str, options: PrintOptions, report: Report) -> list[Page]:
@@ -103,11 +91,11 @@ def plan_decks(prep: Prepared, section: str, options: PrintOptions, report: Repo
             footer_left = sheet.floor == 0
             pages.append(Page(sheet.page_w, sheet.page_h, section, label,
                               _deck_page(section, deck, sheet, chunk, "front", deck_mode, options),
-                              name=deck.name, sheet_front=duplex, footer_left=footer_left))
+                              name=deck.name, role="fronts" if duplex else "single", footer_left=footer_left))
             if has_backs and deck_mode != "fold":
                 back = Page(sheet.page_w, sheet.page_h, section, f"{deck.name}, backs",
                             _deck_page(section, deck, sheet, chunk, "back", deck_mode, options),
-                            name=deck.name, footer_left=footer_left)
+                            name=deck.name, footer_left=footer_left, role="backs")
                 (pages if deck_mode == "duplex" else deferred).append(back)
     return pages + deferred
 
@@ -182,7 +170,7 @@ def plan_boards(prep: Prepared, section: str, paper: str) -> list[Page]:
             label = board.name if len(tiles) == 1 else \
                 f"{board.name}, tile {tiles.index(tile) + 1} of {len(tiles)} (row {tile.row + 1}, column {tile.col + 1})"
             pages.append(Page(tile.page_w, tile.page_h, section, label, _board_page(section, board, tile, spans, bleed),
-                              name=board.name))
+                              name=board.name, role="reference" if section == "references" else "single"))
     return pages
 
 
@@ -295,7 +283,7 @@ def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) 
         c.restoreState()
         if writer.manifest is not None:
             writer.manifest.header["contents"] = contents
-    return Page(width, height, "cover", "Cover and contents", draw, name="Cover")
+    return Page(width, height, "cover", "Cover and contents", draw, name="Cover", role="cover")
 
 
 def _cover_art(writer: Writer, art: dict, width: float, height: float) -> None:

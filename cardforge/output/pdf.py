@@ -58,6 +58,8 @@ class Writer:
             seen[page.section] = seen.get(page.section, 0) + 1
             entry = {"page": number, "size": [round(mm(page.width), 2), round(mm(page.height), 2)],
                      "section": page.section, "content": page.label}
+            if page.sheet:
+                entry["sheet"] = page.sheet
             if self.manifest is not None:
                 self.manifest.pages.append(entry)
             page.draw(self, number)

@@ -1,0 +1,75 @@
+"""The sheet plan of a duplex kit: which pages share a sheet of paper, and why.
+
+A duplex printer puts page 2k-1 on the front of a sheet and page 2k on its back, so whatever two
+pages share a sheet are cut together.  A sheet is one of three kinds:
+
+- `two-sided`: cut pieces on the front and their own backs on the back, each behind its front
+  (a piece without a back of its own has blank paper behind it);
+- `one-sided`: cut pieces (a board tile, templates, single-sided tokens) with a blank back, so
+  that cutting them cuts through nothing else;
+- `reference`: pages read rather than cut (the cover and guide, reference and rules sheets),
+  printed back to back.
+
+Each component starts a sheet of its own, so that its PDF, cut out of the kit, pairs the same way.
+The manifest records every page's sheet kind and side; the guide and the tests read it there.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .pages import Page
+
+KINDS = {
+    "two-sided": "print double-sided",
+    "one-sided": "print single-sided (its back stays blank)",
+    "reference": "print double-sided",
+}
+READ = ("cover", "guide", "reference")  # page roles whose pages are read, not cut
+
+
+@dataclass
+class Sheet:
+    kind: str
+    front: "Page"
+    back: "Page"  # a blank page where nothing belongs on the back
+
+    @property
+    def pages(self) -> tuple["Page", "Page"]:
+        return self.front, self.back
+
+
+def kind_of(page: "Page") -> str:
+    if page.role in READ:
+        return "reference"
+    return "two-sided" if page.role == "fronts" else "one-sided"
+
+
+def plan_sheets(pages: list["Page"]) -> list[Sheet]:
+    """Pages paired into sheets: fronts with the backs that follow them, two read pages of one
+    section back to back, and every other page alone on its sheet with a blank back."""
+    from .pages import blank_page
+    sheets: list[Sheet] = []
+    i = 0
+    while i < len(pages):
+        page = pages[i]
+        after = pages[i + 1] if i + 1 < len(pages) else None
+        kind = kind_of(page)
+        pairs = after is not None and after.section == page.section and (
+            (page.role == "fronts" and after.role == "backs") or
+            (kind == "reference" and kind_of(after) == "reference"))
+        sheets.append(Sheet(kind, page, after if pairs else blank_page(page)))
+        i += 2 if pairs else 1
+    return sheets
+
+
+def duplex_pages(pages: list["Page"]) -> list["Page"]:
+    """The pages in print order, each sheet's front on an odd page and its back (or a blank
+    page) on the even page after it; every page knows its sheet's kind and side."""
+    out: list["Page"] = []
+    for sheet in plan_sheets(pages):
+        for side, page in zip(("front", "back"), sheet.pages):
+            page.sheet = {"kind": sheet.kind, "side": side}
+            out.append(page)
+    return out
