@@ -5,10 +5,11 @@ report.  `check`, `build` and `check --printed` all start here."""
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .diagnostics import ContentError, Position, Report
+from .frontend.components import Component, load_components
 from .frontend.model import Card, Game, load_game, safe_path, size_points
 from .layout.fonts import FontError, builtin_fonts, fonts_for_game
 from .layout.icons import IconLibrary
@@ -28,6 +29,7 @@ class Prepared:
     faces: dict[tuple[str, str], Layout | None]  # (card id, side) -> layout
     boards: dict[str, Layout | None]  # board or reference sheet id -> layout
     outline: bool = False  # --outline: draw frame boxes, safe zone, trim and bleed over every face
+    components: list[Component] = field(default_factory=list)  # the rulebook's component list, for the guide
 
 
 COMMON_LAYOUTS = Path(__file__).resolve().parent / "layout" / "common"  # shipped inside the package
@@ -100,7 +102,8 @@ def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None,
         if size is not None and isinstance(roster.get("layout"), str):
             layouts.get(roster["layout"], *size, game.doc.pos("/forces/roster/layout"))
     check_game(game, report, layouts=layouts, icons=icons, faces=faces, boards=boards, fonts=fonts)
-    prepared = Prepared(game, layouts, fonts, icons, faces, boards)
+    components = load_components(game, report)
+    prepared = Prepared(game, layouts, fonts, icons, faces, boards, components=components)
     if report.has_errors():
         whole = None not in faces.values() and None not in boards.values()
         raise ContentError(report, prepared if whole else None)

@@ -129,9 +129,9 @@ def test_every_component_gets_its_own_pdf_and_the_kit_has_them_all(kit):
     manifest = load_manifest(kit / "parts-kit-a4.manifest.json")
     sections = [p["section"] for p in manifest["pages"]]
     assert sections[0] == "cover"
-    # Cover, then cards, boards, tokens, references, in that order.
+    # Cover, the print and assembly guide, then cards, boards, tokens, references, in that order.
     order = [s for i, s in enumerate(sections) if i == 0 or sections[i - 1] != s]
-    assert order == ["cover", "cards", "boards", "tokens", "references"]
+    assert order == ["cover", "guide", "cards", "boards", "tokens", "references"]
     contents = {c["name"]: c["page"] for c in manifest["contents"]}
     assert manifest["pages"][contents["Big board"] - 1]["content"].startswith("Big board")
     assert manifest["pages"][contents["Reference"] - 1]["content"] == "Reference"

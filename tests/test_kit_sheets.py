@@ -12,7 +12,7 @@ from pathlib import Path
 import pypdfium2
 import pytest
 
-from conftest import REPO, cardforge
+from conftest import REPO, cardforge, copy_tree, edit
 
 GAMES = sorted(p.name for p in (REPO / "content").iterdir() if (p / "game.yaml").is_file())
 PAPERS = ("a4", "letter")
@@ -106,3 +106,91 @@ def test_blank_backs_carry_no_ink_outside_the_footer_band(kits, game, paper):
     finally:
         pdf.close()
     assert blanks > 0 or game == "iron-rain"
+
+
+def _built(manifest: dict) -> dict[str, int]:
+    """Pieces printed in a kit, counted from its manifest: fronts per deck, one per board, copies per template."""
+    counts: dict[str, int] = {}
+    for section in ("cards", "tokens"):
+        for record in manifest.get(section) or []:
+            if record["side"] == "front":
+                counts[record["deck"]] = counts.get(record["deck"], 0) + 1
+    for section in ("boards", "references"):
+        for record in manifest.get(section) or []:
+            counts[record["board"]] = 1
+    copies = {(r["template"], r["copy"]) for r in manifest.get("templates") or []}  # a strip's segments are one piece
+    for template, _ in copies:
+        counts[template] = counts.get(template, 0) + 1
+    return counts
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("game", GAMES)
+def test_every_kit_opens_with_the_guide_whose_counts_match_the_rulebook(kits, game, paper):
+    pdf, manifest = _kit(kits, game, paper)
+    sections = [p["section"] for p in manifest["pages"]]
+    assert sections[0] == "cover" and sections[1:6] == ["guide"] * 5, sections[:8]
+    contents = [p["content"] for p in manifest["pages"][:6]]
+    assert contents[2:4] == ["Duplex alignment test: front (print this sheet first)", "Duplex alignment test: back"]
+    # The guide is also a PDF of its own, opening with the cover, as the kit does.
+    guide = kits / game / f"{game}-guide-{paper}.pdf"
+    assert len(pypdfium2.PdfDocument(str(guide))) == 6
+    # The rulebook's component list (components.yaml) against the pieces the kit prints.
+    import yaml
+    listed = yaml.safe_load((REPO / "content" / game / "components.yaml").read_text("utf-8"))["components"]
+    built = _built(manifest)
+    assert sorted(p for entry in listed for p in entry["pieces"]) == sorted(built), "every piece counted once"
+    stated = 0
+    for entry in listed:
+        total = sum(built[p] for p in entry["pieces"])
+        if entry["count"] is not None:
+            stated += 1
+            assert total == entry["count"], (game, entry["name"], total, entry["count"], entry["section"])
+    assert stated > 0 or game == "war-eagles"  # its rulebook states no count at all
+    # The guide's page of counts prints each entry, what the kit holds and what the rulebook says.
+    import pdfplumber
+    with pdfplumber.open(pdf) as doc:
+        words = doc.pages[5].extract_words()
+        steps = " ".join(doc.pages[4].extract_text().split())
+    header: dict[str, dict] = {}
+    for w in words:
+        if w["text"] in ("Piece", "In", "Rulebook", "Match", "Where"):
+            header.setdefault(w["text"], w)
+    columns = {"kit": (header["In"]["x0"] - 2, header["Rulebook"]["x0"]),
+               "rulebook": (header["Rulebook"]["x0"] - 2, header["Match"]["x0"]),
+               "match": (header["Match"]["x0"] - 2, header["Where"]["x0"])}
+
+    def cell(column: str, middle: float) -> str:
+        """The word of a column nearest the row's middle (cells are centred in their row)."""
+        x0, x1 = columns[column]
+        found = [w for w in words if x0 <= w["x0"] and w["x1"] <= x1 and w["top"] > header["Rulebook"]["bottom"]]
+        return min(found, key=lambda w: abs((w["top"] + w["bottom"]) / 2 - middle))["text"]
+
+    for entry in listed:
+        total = sum(built[p] for p in entry["pieces"])
+        names = entry["name"].split()
+        piece = [w for w in words if w["x1"] <= columns["kit"][0] and w["top"] > header["Rulebook"]["bottom"] + 4]
+        start = next(i for i in range(len(piece)) if [w["text"] for w in piece[i:i + len(names)]] == names)
+        row = piece[start:start + len(names)]
+        middle = (row[0]["top"] + row[-1]["bottom"]) / 2
+        assert cell("kit", middle) == str(total), entry["name"]
+        assert cell("rulebook", middle) in (("not", "stated") if entry["count"] is None else (str(entry["count"]),))
+        assert cell("match", middle) == ("--" if entry["count"] is None else "yes"), entry["name"]
+    assert "alignment test (pages 3-4)" in steps and "Print the kit." in steps
+
+
+def test_a_count_the_kit_does_not_meet_or_an_unknown_piece_is_reported_at_its_line(tmp_path):
+    game = tmp_path / "bombs-away"
+    copy_tree(REPO / "content" / "bombs-away", game)
+    edit(game, "components.yaml", 'count: 20, section: "I.B.2: \\"Axis Flak', 'count: 19, section: "I.B.2: \\"Axis Flak')
+    edit(game, "components.yaml", "pieces: [squares]", "pieces: [square]")
+    result = cardforge("check", game, "--layouts", REPO / "layouts", cwd=tmp_path)
+    lines = result.stderr.splitlines()
+    text = (game / "components.yaml").read_text("utf-8").splitlines()
+    flak = next(i for i, line in enumerate(text, 1) if "count: 19" in line)
+    square = next(i for i, line in enumerate(text, 1) if "[square]" in line)
+    assert any(line.startswith(f"bombs-away/components.yaml:{flak}:") and "warning[W-COMPONENTS]" in line and
+               "the rulebook's Axis Flak cards: 19" in line and "the kit prints 20" in line for line in lines), lines
+    assert any(line.startswith(f"bombs-away/components.yaml:{square}:") and "error[E-COMPONENTS]" in line and
+               "'square' is no deck, token sheet, board or template" in line for line in lines), lines
+    assert result.returncode == 1

@@ -26,6 +26,7 @@ from .pdf import Progress, Writer, lay_out_despite
 from .lock import OutputLock
 from .pdfcopy import copy_pages, same_pages
 from .replace import Replacement
+from .guide import guide_pages
 from .sheets import duplex_pages
 
 
@@ -121,7 +122,10 @@ def ordered_pages(prep: Prepared, options: PrintOptions, sections, kit: bool,
     order = duplex_pages if options.mode == "duplex" else list
     if kit:
         final: list[Page] = []
-        first = opening(lambda: final) if opening else [cover_page(prep, options.paper, lambda: final)]
+        if opening:  # an errata sheet opens with its changelog, not the kit's cover and guide
+            first = opening(lambda: final)
+        else:
+            first = [cover_page(prep, options.paper, lambda: final)] + guide_pages(prep, options, lambda: final)
         final += order(first + [p for _, ps in sections for p in ps])
         return [(kit_name, final)]
     return [(section, order(pages)) for section, pages in sections]
@@ -188,15 +192,14 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
 
 
 def _ranges(pages: list[Page]) -> list[tuple[str, range]]:
-    """Each component's run of kit pages (0-based), the cover and its blank back left out."""
+    """Each component's run of kit pages (0-based); the guide's PDF opens with the cover, as the kit does."""
     runs: list[tuple[str, range]] = []
     for index, page in enumerate(pages):
-        if page.section == "cover":
-            continue
-        if runs and runs[-1][0] == page.section:
-            runs[-1] = (page.section, range(runs[-1][1].start, index + 1))
+        section = "guide" if page.section == "cover" else page.section
+        if runs and runs[-1][0] == section:
+            runs[-1] = (section, range(runs[-1][1].start, index + 1))
         else:
-            runs.append((page.section, range(index, index + 1)))
+            runs.append((section, range(index, index + 1)))
     return runs
 
 

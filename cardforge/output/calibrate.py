@@ -30,8 +30,19 @@ def _draw(target: Path, paper: str, flip: str) -> None:
     bold = builtin_fonts().family("sans").face("bold")
     c = Canvas(str(target), pagesize=(w, h), invariant=1, pageCompression=1, initialFontName=font)
     c.setTitle(f"cardforge duplex calibration ({paper.upper()}, {flip}-edge flip)")
+    draw_front(c, w, h, paper, flip, font, bold)
+    _scale_bar(c, font, w)
+    c.showPage()
+    draw_back(c, w, h, font, bold)
+    _scale_bar(c, font, w)
+    c.showPage()
+    c.save()
+
+
+def draw_front(c, w: float, h: float, paper: str, flip: str, font: str, bold: str) -> None:
+    """The front: a cross at the page's centre, and the instructions (also the kit guide's test sheet)."""
     cx, cy = w / 2, h / 2
-    # -- front: the cross, and the instructions
+    c.saveState()
     c.setLineWidth(0.3)
     c.line(cx - 15 * MM, cy, cx + 15 * MM, cy)
     c.line(cx, cy - 15 * MM, cx, cy + 15 * MM)
@@ -46,9 +57,13 @@ def _draw(target: Path, paper: str, flip: str) -> None:
              "A cross that shows through at 0,0 means your printer needs no offset."]
     for i, line in enumerate(lines):
         c.drawCentredString(cx, h - 42 * MM - i * 13, line)
-    _scale_bar(c, font, w)
-    c.showPage()
-    # -- back: two rulers crossing at the centre (the centre is its own mirror image for either flip)
+    c.restoreState()
+
+
+def draw_back(c, w: float, h: float, font: str, bold: str) -> None:
+    """The back: two rulers crossing at the centre (the centre is its own mirror image for either flip)."""
+    cx, cy = w / 2, h / 2
+    c.saveState()
     c.setLineWidth(0.25)
     c.line(cx - RANGE * MM, cy, cx + RANGE * MM, cy)
     c.line(cx, cy - RANGE * MM, cx, cy + RANGE * MM)
@@ -66,9 +81,7 @@ def _draw(target: Path, paper: str, flip: str) -> None:
     c.setFont(font, 9)
     c.drawCentredString(cx, h - 42 * MM, "X: where the front's cross meets the horizontal ruler (+ is right, as you look at this side)")
     c.drawCentredString(cx, h - 42 * MM - 13, "Y: where it meets the vertical ruler (+ is up)")
-    _scale_bar(c, font, w)
-    c.showPage()
-    c.save()
+    c.restoreState()
 
 
 def _scale_bar(c: Canvas, font: str, w: float) -> None:

@@ -27,6 +27,7 @@ KINDS = {
     "reference": "print double-sided",
 }
 READ = ("cover", "guide", "reference")  # page roles whose pages are read, not cut
+FRONT_MATTER = {"cover", "guide"}  # sections whose pages share sheets with each other
 
 
 @dataclass
@@ -56,7 +57,8 @@ def plan_sheets(pages: list["Page"]) -> list[Sheet]:
         page = pages[i]
         after = pages[i + 1] if i + 1 < len(pages) else None
         kind = kind_of(page)
-        pairs = after is not None and after.section == page.section and (
+        same = after is not None and (after.section == page.section or {page.section, after.section} == FRONT_MATTER)
+        pairs = same and (
             (page.role == "fronts" and after.role == "backs") or
             (kind == "reference" and kind_of(after) == "reference"))
         sheets.append(Sheet(kind, page, after if pairs else blank_page(page)))

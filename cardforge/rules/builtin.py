@@ -222,6 +222,7 @@ def check_files(game: Game, report: Report, used: AssetUse) -> None:
     known.add(_resolved(game.root / RULES_FILE))
     from ..frontend.translations import overlay_folders  # every language's files, printed or not
     translated = overlay_folders(game.root, game.data, safe_path)
+    known.add(_resolved(game.root / "components.yaml"))  # the rulebook's component list (frontend/components.py)
     for files in game.data.get("fonts", {}).values():
         for rel in files.values():
             path = safe_path(game.root, rel)
