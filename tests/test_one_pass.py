@@ -28,7 +28,11 @@ def test_default_build_draws_each_face_once_per_paper(tmp_path):
     in_parts = sum(_faces(json.loads((tmp_path / f"bomber-boys-{section}-{paper}.manifest.json").read_text()))
                    for section in COMPONENTS for paper in ("a4", "letter"))
     assert in_kits == in_parts > 0  # every face is in its kit and in its component file...
-    assert drawn == in_kits  # ...and was drawn once, not once per file
+    # ...and was drawn once, not once per file; the renderer also draws the guide's layout pages
+    # (their data is the kit's, not a piece's, so they are in no component's face records).
+    guide = sum(1 for kit in kits for p in kit["pages"] if p["content"].startswith("Print and assembly guide"))
+    assert guide == 6
+    assert drawn == in_kits + guide
 
 
 def test_component_pdfs_are_the_kits_pages(tmp_path):
@@ -74,7 +78,7 @@ def test_parallel_build_matches_serial_byte_for_byte_and_progress_ends_at_total(
         assert all(not r.report.has_errors() for r in results)
         outputs[name] = {p.relative_to(tmp_path / name): p.read_bytes()
                          for r in results for p in r.outputs}
-    assert outputs["serial"].keys() == outputs["pool"].keys() and len(outputs["pool"]) == 40
+    assert outputs["serial"].keys() == outputs["pool"].keys() and len(outputs["pool"]) == 48  # 6 PDFs and manifests per game and paper
     assert all(outputs["serial"][k] == outputs["pool"][k] for k in outputs["pool"])
     done, total = trace[-1]
     assert done == total > 0
