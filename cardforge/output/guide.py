@@ -111,12 +111,12 @@ class _Model:
         for number, page in pages:
             kind = (page.sheet or {}).get("kind", "one-sided") if duplex else options.mode
             key = ("guide" if page.section == "cover" else page.section, kind)
+            names = page.names or ([page.name] if page.name else [])
             if runs and runs[-1]["key"] == key:
                 runs[-1]["numbers"].append(number)
-                if page.name and page.name not in runs[-1]["names"]:
-                    runs[-1]["names"].append(page.name)
+                runs[-1]["names"] += [name for name in names if name not in runs[-1]["names"]]
             else:
-                runs.append({"key": key, "numbers": [number], "names": [page.name] if page.name else []})
+                runs.append({"key": key, "numbers": [number], "names": list(names)})
         flip = f"flip on the {options.flip} edge"
         how = {"two-sided": f"double-sided, {flip}", "reference": f"double-sided, {flip}",
                "one-sided": "double-sided with the rest (every back is blank), or only its odd pages single-sided",

@@ -45,6 +45,7 @@ class Sheet:
     gap: float = 0.0  # between neighbouring bleed boxes (tokens); cards sit edge to edge
     gang: bool = False  # trim edge to trim edge, one bleed round the whole block
     floor: float = 0.0  # the band kept free at the bottom of the page (the footer)
+    origin: tuple[float, float] | None = None  # the block's lower-left corner, where it is not centred (pack.py)
 
     @property
     def per_page(self) -> int:
@@ -78,13 +79,13 @@ class Sheet:
 
     @property
     def grid_x(self) -> float:
-        return (self.page_w - self.block_w) / 2
+        return self.origin[0] if self.origin else (self.page_w - self.block_w) / 2
 
     @property
     def grid_y(self) -> float:
         """Bottom of the block: centred, so that a back page mirrors its front onto the same
         place (the footer band and the top margin are the same height)."""
-        return (self.page_h - self.block_h) / 2
+        return self.origin[1] if self.origin else (self.page_h - self.block_h) / 2
 
     def slot(self, index: int) -> tuple[float, float]:
         """Lower-left corner of the trim box of slot `index` (row by row from the top left)."""
@@ -152,11 +153,12 @@ def draw_cut_guides(canvas, shape: str, trims: list[tuple[float, float, float, f
 
 
 def draw_crop_marks(canvas, sheet: Sheet, trims: list[tuple[float, float, float, float]],
-                    footer_left: bool = False) -> list[str]:
+                    footer_left: bool = False, band: tuple[float, float] | None = None) -> list[str]:
     """Marks on the lines of every trim edge of the given trim boxes (x, y, w, h), outside the
     block of pieces, at least SAFE_EDGE from the paper's edge and clear of the footer.  Where the
     margin is too narrow, a mark is drawn inside the outer bleed.  Returns the cut lines (as "x =
-    12.3 mm" / "y = ...") that got no mark at either end."""
+    12.3 mm" / "y = ...") that got no mark at either end.  `band` (bottom, top) bounds the marks
+    above and below the pieces, where other pieces share the page."""
     if not trims:
         return []
     b = sheet.bleed
@@ -183,7 +185,8 @@ def draw_crop_marks(canvas, sheet: Sheet, trims: list[tuple[float, float, float,
             return start, start - outward * min(MARK_LENGTH, inside), True
         return None
 
-    above, below = span(top, sheet.page_h - SAFE_EDGE, 1), span(bottom, floor, -1)
+    low, high = band or (floor, sheet.page_h - SAFE_EDGE)
+    above, below = span(top, min(high, sheet.page_h - SAFE_EDGE), 1), span(bottom, max(low, floor), -1)
     before, after = span(left, left_limit, -1), span(right, sheet.page_w - SAFE_EDGE, 1)
     c = canvas
     c.saveState()
@@ -323,12 +326,14 @@ def _clear_places(start: float, length: float, ends: tuple[float, float], centre
 
 
 def _spans(total: float, avail: float, overlap: float) -> list[tuple[float, float]]:
-    """Start and end of each tile along one axis; consecutive tiles share exactly `overlap`."""
+    """Start and end of each tile along one axis; consecutive tiles share exactly `overlap`.  The
+    fewest tiles, all of one length, so that no tile is a nearly empty sheet."""
     if total <= avail + 1e-6:
         return [(0.0, total)]
-    step = avail - overlap
-    count = math.ceil((total - overlap) / step - 1e-9)
-    return [(i * step, min(i * step + avail, total)) for i in range(count)]
+    count = math.ceil((total - overlap) / (avail - overlap) - 1e-9)
+    length = (total + (count - 1) * overlap) / count
+    return [(i * (length - overlap), total if i == count - 1 else i * (length - overlap) + length)
+            for i in range(count)]
 
 
 def plan_tiles(paper: str, board_w: float, board_h: float, bleed: float,

@@ -10,6 +10,7 @@ from ..diagnostics import Report
 from ..frontend.provenance import provenance, summary
 from ..prepare import Prepared
 from ..units import MM, mm
+from .pack import BLOCK_GAP, PackedPage, pack
 from .truescale import PieceTooLarge, plan_templates
 from .impose import (FOOTER_TOP, Sheet, Tile, draw_alignment_mark, draw_assembly_map, draw_crop_marks,
                      draw_cut_guides, draw_cut_lines, draw_fold_lines, paper_size, plan, plan_tiles, tile_spans)
@@ -53,6 +54,7 @@ class Page:
     draw: Callable[["Writer", int], None]
     scale_bar: bool = True
     name: str = ""  # the deck, board or sheet on it, as the kit's contents list it
+    names: list[str] | None = None  # every deck on it, where several share the page (pack.py)
     role: str = "single"  # fronts, backs, single (cut, one-sided), reference or cover: see sheets.py
     footer_left: bool = False  # the block fills the page's height: the footer runs up the left margin
     furniture: bool = True  # the footer and scale bar (a print shop's page holds the piece alone)
@@ -67,74 +69,84 @@ def blank_page(like: Page) -> Page:
 
 
 def plan_decks(prep: Prepared, section: str, options: PrintOptions, report: Report) -> list[Page]:
-    """Pages of the cards (or tokens) of every deck in `section`, imposed as `options` say."""
+    """Pages of the cards (or tokens) of every deck in `section`, packed (pack.py) and imposed as
+    `options` say."""
     pages: list[Page] = []
     deferred: list[Page] = []
-    paper, mode = options.paper, options.mode
-    for deck in prep.game.component(section):
-        instances = [(card, copy) for card in deck.cards for copy in range(1, card.quantity + 1)]
-        if not instances:
-            continue
-        deck_mode = deck.mode or mode
-        gang = options.imposition == "gang" and deck.shape == "rect" and deck.gap == 0 and deck_mode != "fold"
-        sheet = plan(paper, deck.width, deck.height, deck.bleed, fold=(deck_mode == "fold"), gap=deck.gap, gang=gang)
-        if sheet is None:
-            report.error("E-IMPOSE", f"pieces of '{deck.id}' ({mm(deck.width):.0f} x {mm(deck.height):.0f} mm) "
-                         f"do not fit on {paper.upper()} paper", prep.game.doc.pos(deck.pointer),
-                         help="make the pieces smaller, or the gap and bleed narrower")
-            continue
-        for start in range(0, len(instances), sheet.per_page):
-            chunk = instances[start:start + sheet.per_page]
-            has_backs = any(card.back for card, _ in chunk)
-            label = f"{deck.name}, fold-over" if deck_mode == "fold" else f"{deck.name}, fronts"
-            duplex = has_backs and deck_mode == "duplex"
-            footer_left = sheet.floor == 0
-            pages.append(Page(sheet.page_w, sheet.page_h, section, label,
-                              _deck_page(section, deck, sheet, chunk, "front", deck_mode, options),
-                              name=deck.name, role="fronts" if duplex else "single", footer_left=footer_left))
-            if has_backs and deck_mode != "fold":
-                back = Page(sheet.page_w, sheet.page_h, section, f"{deck.name}, backs",
-                            _deck_page(section, deck, sheet, chunk, "back", deck_mode, options),
-                            name=deck.name, footer_left=footer_left, role="backs")
-                (pages if deck_mode == "duplex" else deferred).append(back)
+
+    def unplaceable(deck) -> None:
+        report.error("E-IMPOSE", f"pieces of '{deck.id}' ({mm(deck.width):.0f} x {mm(deck.height):.0f} mm) "
+                     f"do not fit on {options.paper.upper()} paper", prep.game.doc.pos(deck.pointer),
+                     help="make the pieces smaller, or the gap and bleed narrower")
+
+    for packed in pack(prep.game.component(section), options.paper, options.mode, options.imposition, unplaceable):
+        names = list(dict.fromkeys(card.deck.name for card, _ in packed.items))
+        has_backs = any(card.back for card, _ in packed.items)
+        deck_mode = packed.mode
+        label = f"{', '.join(names)}, fold-over" if deck_mode == "fold" else f"{', '.join(names)}, fronts"
+        duplex = has_backs and deck_mode == "duplex"
+        footer_left = packed.sheet.floor == 0 and not packed.stacked
+        pages.append(Page(packed.sheet.page_w, packed.sheet.page_h, section, label,
+                          _deck_page(section, packed, "front", options), name=names[0], names=names,
+                          role="fronts" if duplex else "single", footer_left=footer_left))
+        if has_backs and deck_mode != "fold":
+            back = Page(packed.sheet.page_w, packed.sheet.page_h, section, f"{', '.join(names)}, backs",
+                        _deck_page(section, packed, "back", options), name=names[0], names=names,
+                        footer_left=footer_left, role="backs")
+            (pages if deck_mode == "duplex" else deferred).append(back)
     return pages + deferred
 
 
-def _deck_page(section: str, deck, sheet: Sheet, chunk: list, side: str, mode: str, options: PrintOptions):
+def _deck_page(section: str, packed: PackedPage, side: str, options: PrintOptions):
+    mode = packed.mode
     dx, dy = options.back_offset if side == "back" and mode == "duplex" else (0.0, 0.0)
 
     def draw(writer: Writer, number: int) -> None:
-        trims, fronts = [], []
-        for i, (card, copy) in enumerate(chunk):
-            x, y = sheet.slot(i)
-            if side == "front":
-                fronts.append((x, y, sheet.card_w, sheet.card_h))
-                _face(writer, sheet, section, writer.prep.faces[(card.id, "front")], card, "front", copy, x, y,
-                      deck, number, trims)
-                if mode == "fold" and card.back:
-                    x, y = sheet.fold_back(i)
-                else:
+        for block in packed.blocks:
+            sheet, trims, fronts = block.sheet, [], []
+            deck = block.items[0][0].deck  # one size, bleed and shape in a block
+            for i, (card, copy) in enumerate(block.items):
+                x, y = sheet.slot(i)
+                if side == "front":
+                    fronts.append((x, y, sheet.card_w, sheet.card_h))
+                    _face(writer, sheet, section, writer.prep.faces[(card.id, "front")], card, "front", copy, x, y,
+                          card.deck, number, trims)
+                    if mode == "fold" and card.back:
+                        x, y = sheet.fold_back(i)
+                    else:
+                        continue
+                elif not card.back:
                     continue
-            elif not card.back:
-                continue
-            elif mode == "duplex":
-                x, y = sheet.behind(x, y, options.flip)
-                x, y = x + dx, y + dy
-            _face(writer, sheet, section, writer.prep.faces[(card.id, "back")], card, "back", copy, x, y, deck,
-                  number, trims)
-        if mode == "fold" and side == "front":
-            draw_fold_lines(writer.canvas, sheet, fronts)
-        if sheet.gang:
-            draw_cut_lines(writer.canvas, sheet, trims)
-        missing = draw_crop_marks(writer.canvas, sheet, trims, footer_left=sheet.floor == 0)
-        if missing:
-            writer.report.warning("W-MARKS", f"{deck.name} on {options.paper.upper()}: no room for crop marks "
-                                  f"on the cut lines at {', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''}",
-                                  writer.prep.game.doc.pos(deck.pointer),
-                                  help="give the pieces a bleed (marks then go inside it), or make them smaller")
-        if deck.shape != "rect":
-            draw_cut_guides(writer.canvas, deck.shape, trims)
+                elif mode == "duplex":
+                    x, y = sheet.behind(x, y, options.flip)
+                    x, y = x + dx, y + dy
+                _face(writer, sheet, section, writer.prep.faces[(card.id, "back")], card, "back", copy, x, y,
+                      card.deck, number, trims)
+            if mode == "fold" and side == "front":
+                draw_fold_lines(writer.canvas, sheet, fronts)
+            if sheet.gang:
+                draw_cut_lines(writer.canvas, sheet, trims)
+            band = _band(sheet, trims) if packed.stacked else None
+            missing = draw_crop_marks(writer.canvas, sheet, trims, footer_left=sheet.floor == 0 and not packed.stacked,
+                                      band=band)
+            if missing:
+                writer.report.warning("W-MARKS", f"{deck.name} on {options.paper.upper()}: no room for crop marks "
+                                      f"on the cut lines at {', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''}",
+                                      writer.prep.game.doc.pos(deck.pointer),
+                                      help="give the pieces a bleed (marks then go inside it), or make them smaller")
+            if deck.shape != "rect":
+                draw_cut_guides(writer.canvas, deck.shape, trims)
     return draw
+
+
+def _band(sheet: Sheet, trims: list) -> tuple[float, float] | None:
+    """Where a stacked block's crop marks may go above and below it: half the gap to the next block
+    (on a back page, round the mirrored block)."""
+    if not trims:
+        return None
+    bottom = min(y for _, y, _, _ in trims) - sheet.bleed
+    top = max(y + h for _, y, _, h in trims) + sheet.bleed
+    return bottom - BLOCK_GAP / 2, top + BLOCK_GAP / 2
 
 
 def _face(writer: Writer, sheet: Sheet, section: str, layout, card, side: str, copy: int, x: float, y: float,
@@ -247,8 +259,9 @@ def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) 
         contents = []
         sections: dict[str, dict[str, int]] = {}  # section -> item name -> its first page
         for number, page in enumerate(kit_pages(), start=1):
-            if page.section != "cover" and page.name:
-                sections.setdefault(page.section, {}).setdefault(page.name, number)
+            for name in page.names or ([page.name] if page.name else []):
+                if page.section != "cover":
+                    sections.setdefault(page.section, {}).setdefault(name, number)
         for section, firsts in sections.items():
             page_no = min(firsts.values())
             c.setFont("sans-bold", 10)

@@ -63,7 +63,8 @@ def _items(pieces: list[TemplatePiece], usable_w: float) -> list[Item]:
 
 
 def plan_templates(prep, paper: str) -> list[tuple[float, float, str, object]]:
-    """Pages of every template piece, packed in shelves, tallest first: (width, height, label, draw)
+    """Pages of every template piece, packed in shelves, tallest first, each onto the first shelf
+    with room: (width, height, label, draw)
     for pages.py to plan."""
     pieces = prep.game.templates
     if not pieces:
@@ -73,22 +74,30 @@ def plan_templates(prep, paper: str) -> list[tuple[float, float, str, object]]:
     usable_w = width - 2 * MARGIN
     top, bottom = height - MARGIN, FOOTER_TOP + 4 * MM
     items = sorted(_items(pieces, usable_w), key=lambda it: (-(it.height + CAPTION), it.piece.id, it.offset))
-    pages: list[list[Item]] = [[]]
-    x, y_top, shelf = MARGIN, top, 0.0
+    # First fit, decreasing height: each piece goes onto the first shelf, on any page so far, with
+    # room left for it; a new shelf opens on the first page with room below its shelves.
+    pages: list[list[Item]] = []
+    shelves: list[list[float]] = []  # [page index, top, height, next free x]
+    floors: list[float] = []  # per page: the top of its free part
     for item in items:
         need_h = item.height + CAPTION
         if need_h > top - bottom or item.width > usable_w + 0.01:
             raise PieceTooLarge(item.piece, f"template '{item.piece.id}' ({mm(item.width):.0f} x {mm(item.height):.0f} mm) does "
                              f"not fit on {paper.upper() if paper == 'a4' else paper.capitalize()} paper")
-        if x + item.width > width - MARGIN + 0.01:  # next shelf
-            x, y_top, shelf = MARGIN, y_top - shelf - GAP, 0.0
-        if y_top - need_h < bottom - 0.01:  # next page
-            pages.append([])
-            x, y_top, shelf = MARGIN, top, 0.0
-        item.x, item.y = x, y_top - item.height
-        pages[-1].append(item)
-        x += item.width + GAP
-        shelf = max(shelf, need_h)
+        shelf = next((sh for sh in shelves if sh[2] >= need_h - 0.01 and sh[3] + item.width <= width - MARGIN + 0.01),
+                     None)
+        if shelf is None:
+            page = next((i for i, free in enumerate(floors) if free - need_h >= bottom - 0.01), None)
+            if page is None:
+                pages.append([])
+                floors.append(top)
+                page = len(pages) - 1
+            shelf = [page, floors[page], need_h, MARGIN]
+            shelves.append(shelf)
+            floors[page] -= need_h + GAP
+        item.x, item.y = shelf[3], shelf[1] - item.height
+        pages[int(shelf[0])].append(item)
+        shelf[3] += item.width + GAP
     out = []
     for number, chunk in enumerate(pages, start=1):
         label = "Templates (print at 100%, cut on the magenta line)" + (f", sheet {number}" if len(pages) > 1 else "")
