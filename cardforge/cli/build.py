@@ -76,6 +76,7 @@ def run(args) -> int:
     if args.target == "printshop":
         return run_printshop(args)
     from ..output.parallel import Job, build_all  # the writer and PDF reader: not needed by `check`
+    from ..output.sheets import summary as sheet_summary
     combined = Report()
     papers = PAPERS if args.paper == "all" else (args.paper,)
     found = games(args.games)
@@ -100,6 +101,10 @@ def run(args) -> int:
         if not result.report.has_errors():
             for path in result.outputs:
                 print(f"wrote {path}", file=sys.stderr)
+                line = sheet_summary(path.with_suffix(".manifest.json")) if "-kit-" in path.name and \
+                    path.suffix == ".pdf" else None
+                if line:
+                    print(f"  {path.name}: {line}", file=sys.stderr)
         else:
             print(f"{result.game_dir}: build failed; previous output left untouched", file=sys.stderr)
     emit(combined, args.format)

@@ -27,7 +27,7 @@ from .lock import OutputLock
 from .pdfcopy import copy_pages, same_pages
 from .replace import Replacement
 from .guide import guide_pages
-from .sheets import duplex_pages
+from .sheets import duplex_pages, lower_bound
 
 
 
@@ -160,6 +160,8 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
             manifest = writer.write(pages)
             manifest.header.update(paper=options.paper, mode=options.mode, flip=options.flip,
                                    imposition=options.imposition, provenance=provenance(prep.game))
+            if name == "kit" and options.mode == "duplex":
+                manifest.header["sheets"] = lower_bound(prep, options.paper, pages)
             try:
                 if report.has_errors():
                     tmp.unlink(missing_ok=True)

@@ -15,6 +15,7 @@ The manifest records every page's sheet kind and side; the guide and the tests r
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -75,3 +76,31 @@ def duplex_pages(pages: list["Page"]) -> list["Page"]:
             page.sheet = {"kind": sheet.kind, "side": side}
             out.append(page)
     return out
+
+
+def lower_bound(prep, paper: str, pages: list["Page"]) -> dict:
+    """The kit's sheets beside the fewest it could have: its read sheets (cover, guide, reference
+    sheets) as they are, plus the bleed-box area of every piece's front over the area one sheet
+    side offers pieces (the page less 4 mm at the sides and the 8.2 mm footer band top and bottom)."""
+    from .impose import FOOTER_TOP, MIN_MARGIN, paper_size
+    game = prep.game
+    area = sum(card.quantity * (deck.width + 2 * deck.bleed) * (deck.height + 2 * deck.bleed)
+               for deck in game.decks for card in deck.cards)
+    area += sum((b.width + 2 * game.bleed) * (b.height + 2 * game.bleed) for b in game.component("boards"))
+    area += sum(piece.quantity * piece.width * piece.height for piece in game.templates)
+    short, long = paper_size(paper)
+    usable = (short - 2 * MIN_MARGIN) * (long - 2 * FOOTER_TOP)
+    sheets = [pages[i:i + 2] for i in range(0, len(pages), 2)]
+    read = sum(1 for pair in sheets if (pair[0].sheet or {}).get("kind") == "reference")
+    return {"count": len(sheets), "read": read, "lower_bound": read + math.ceil(area / usable - 1e-9)}
+
+
+def summary(manifest_path) -> str | None:
+    """One line for the build's summary: a kit's sheets beside its lower bound (from its manifest)."""
+    import json
+    with open(manifest_path, encoding="utf-8") as handle:
+        sheets = json.load(handle).get("sheets")
+    if not sheets:
+        return None
+    return (f"{sheets['count']} sheets (lower bound {sheets['lower_bound']}: {sheets['read']} to read, "
+            f"{sheets['lower_bound'] - sheets['read']} by the pieces' area)")
