@@ -7,10 +7,11 @@ Reads only the kits' manifests (`<game>-kit-<paper>.manifest.json`).  A duplex s
 2k-1 and 2k.  A page's coverage is the area of the pieces printed on it (trim boxes of cards and
 tokens, the window of a board tile, the outline of a template) over the page's area.  A sheet is
 under-filled when both its sides are under 30% covered; cover, guide and reference sheets do not
-count.  The lower bound is what the cut pieces need at best: the sheet sides of
+count.  The cards column counts the sheets of cards alone (to compare `--imposition gang`).  The lower bound is what the cut pieces need at best: the sheet sides of
 the cover, guide and reference pages, plus the total bleed-box area of every piece's front over
 the usable area of one sheet side (the page less 4 mm at the sides and 8.2 mm at top and bottom,
-which is where cardforge lets pieces go).
+which is where cardforge lets pieces go); a kit whose manifest states the build's own bound
+(`sheets.lower_bound`, output/sheets.py) is shown with that one.
 """
 from __future__ import annotations
 
@@ -65,8 +66,9 @@ def measure(path: Path) -> dict:
             under.append(sides[0]["page"])
     w, h = pages[0]["size"]
     usable = (min(w, h) - 2 * MARGIN_X) * (max(w, h) - 2 * MARGIN_Y)
-    return {"pages": len(pages), "sheets": sheets, "under": under, "fixed": fixed,
-            "bound": fixed + math.ceil(need / usable), "fill": fill, "manifest": manifest}
+    cards = sum(1 for k in range(sheets) if pages[2 * k]["section"] == "cards")
+    return {"pages": len(pages), "sheets": sheets, "under": under, "fixed": fixed, "cards": cards,
+            "bound": (manifest.get("sheets") or {}).get("lower_bound", fixed + math.ceil(need / usable)), "fill": fill, "manifest": manifest}
 
 
 def main() -> None:
@@ -74,23 +76,24 @@ def main() -> None:
     parser.add_argument("build", type=Path)
     parser.add_argument("--pages", action="store_true", help="print every page's coverage")
     args = parser.parse_args()
-    print(f"{'kit':34} {'pages':>5} {'sheets':>6} {'bound':>5} {'under':>5}  under-filled sheets (first page)")
+    print(f"{'kit':34} {'pages':>5} {'sheets':>6} {'bound':>5} {'under':>5} {'cards':>5}  under-filled sheets (first page)")
     totals = defaultdict(int)
     for path in sorted(args.build.glob("*/*-kit-*.manifest.json")):
         m = measure(path)
         kit = path.name.removesuffix(".manifest.json")
-        print(f"{kit:34} {m['pages']:5} {m['sheets']:6} {m['bound']:5} {len(m['under']):5}  "
+        print(f"{kit:34} {m['pages']:5} {m['sheets']:6} {m['bound']:5} {len(m['under']):5} {m['cards']:5}  "
               f"{', '.join(map(str, m['under']))}")
-        paper = kit.rsplit("-", 1)[1]
+        paper = "a4" if "-a4" in kit else "letter"
         totals[paper, "sheets"] += m["sheets"]
         totals[paper, "bound"] += m["bound"]
         totals[paper, "under"] += len(m["under"])
+        totals[paper, "cards"] += m["cards"]
         if args.pages:
             for p in m["manifest"]["pages"]:
                 print(f"    {p['page']:3} {p['section']:10} {m['fill'][p['page']]:5.0%}  {p['content']}")
     for paper in ("a4", "letter"):
         print(f"total {paper:28} {'':5} {totals[paper, 'sheets']:6} {totals[paper, 'bound']:5} "
-              f"{totals[paper, 'under']:5}")
+              f"{totals[paper, 'under']:5} {totals[paper, 'cards']:5}")
 
 
 if __name__ == "__main__":

@@ -194,3 +194,38 @@ def test_a_count_the_kit_does_not_meet_or_an_unknown_piece_is_reported_at_its_li
     assert any(line.startswith(f"bombs-away/components.yaml:{square}:") and "error[E-COMPONENTS]" in line and
                "'square' is no deck, token sheet, board or template" in line for line in lines), lines
     assert result.returncode == 1
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("game", GAMES)
+def test_at_most_one_under_filled_sheet_per_kit(kits, game, paper):
+    """A sheet of cut pieces whose two sides are each under 30% covered by pieces is nearly empty
+    paper; the packer leaves at most one per kit (the cover, the guide and reference sheets are read,
+    not cut, and do not count)."""
+    _, manifest = _kit(kits, game, paper)
+    covered: dict[int, float] = {}
+    for page, pieces in _pieces(manifest).items():
+        covered[page] = sum(box[2] * box[3] for *_, box in pieces)
+    pages = manifest["pages"]
+    under = []
+    for k in range(0, len(pages), 2):
+        sides = pages[k:k + 2]
+        if sides[0]["sheet"]["kind"] == "reference":
+            continue
+        if all(covered.get(p["page"], 0.0) < 0.30 * p["size"][0] * p["size"][1] for p in sides):
+            under.append(sides[0]["page"])
+    assert len(under) <= 1, f"{game} {paper}: under-filled sheets at pages {under}"
+    # The manifest states the kit's sheets beside the lower bound the build prints.
+    sheets = manifest["sheets"]
+    assert sheets["count"] == len(pages) // 2 and sheets["read"] <= sheets["lower_bound"] <= sheets["count"]
+
+
+def test_the_build_prints_each_kits_sheets_beside_the_lower_bound(tmp_path):
+    result = cardforge("build", REPO / "content" / "bombs-away", "--paper", "a4", "--out", tmp_path, cwd=REPO,
+                       timeout=300)
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((tmp_path / "bombs-away" / "bombs-away-kit-a4.manifest.json").read_text("utf-8"))
+    sheets = manifest["sheets"]
+    line = (f"  bombs-away-kit-a4.pdf: {sheets['count']} sheets (lower bound {sheets['lower_bound']}: "
+            f"{sheets['read']} to read, {sheets['lower_bound'] - sheets['read']} by the pieces' area)")
+    assert line in result.stderr.splitlines(), result.stderr[-600:]
