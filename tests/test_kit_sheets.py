@@ -12,7 +12,7 @@ from pathlib import Path
 import pypdfium2
 import pytest
 
-from conftest import REPO, cardforge, copy_tree, edit
+from conftest import MM, REPO, cardforge, copy_tree, edit
 
 GAMES = sorted(p.name for p in (REPO / "content").iterdir() if (p / "game.yaml").is_file())
 PAPERS = ("a4", "letter")
@@ -229,3 +229,35 @@ def test_the_build_prints_each_kits_sheets_beside_the_lower_bound(tmp_path):
     line = (f"  bombs-away-kit-a4.pdf: {sheets['count']} sheets (lower bound {sheets['lower_bound']}: "
             f"{sheets['read']} to read, {sheets['lower_bound'] - sheets['read']} by the pieces' area)")
     assert line in result.stderr.splitlines(), result.stderr[-600:]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("game", GAMES)
+def test_crop_marks_of_stacked_sizes_touch_no_piece(kits, game, paper):
+    """Where pieces of several sizes share a page (pack.py stacks one grid per size), every crop
+    mark stays off every piece's trim box, on the fronts and on the backs (a mark may lie in a
+    piece's outer bleed, which is cut away, where the margin is too narrow for it)."""
+    import pdfplumber
+    pdf, manifest = _kit(kits, game, paper)
+    boxes: dict[int, list] = {}
+    for section in ("cards", "tokens"):
+        for record in manifest.get(section) or []:
+            x, y, w, h = record["trim"]
+            boxes.setdefault(record["page"], []).append((x, y, x + w, y + h, (w, h)))
+    stacked = [page for page, found in boxes.items() if len({size for *_, size in found}) > 1]
+    checked = 0
+    with pdfplumber.open(pdf) as doc:
+        for number in stacked:
+            page = doc.pages[number - 1]
+            height = float(page.height)
+            for line in page.lines:
+                if abs(float(line.get("linewidth") or 0) - 0.3) > 0.01:
+                    continue  # crop marks are 0.3 pt; cut guides and frames are not marks
+                x0, x1 = float(line["x0"]) / MM, float(line["x1"]) / MM
+                y0, y1 = (height - float(line["bottom"])) / MM, (height - float(line["top"])) / MM
+                for bx0, by0, bx1, by1, _ in boxes[number]:
+                    overlaps = x0 < bx1 - 0.05 and x1 > bx0 + 0.05 and y0 < by1 - 0.05 and y1 > by0 + 0.05
+                    assert not overlaps, f"{game} {paper} page {number}: mark {x0:.1f},{y0:.1f}-{x1:.1f},{y1:.1f}"
+                checked += 1
+    if stacked:
+        assert checked > 0

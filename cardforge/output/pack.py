@@ -70,6 +70,8 @@ def pack(decks: list, paper: str, mode: str, imposition: str, unplaceable) -> li
         if not instances:
             continue
         deck_mode = deck.mode or mode
+        if deck_mode == "fold" and not any(card.back for card in deck.cards):
+            deck_mode = "simplex"  # nothing to fold over: single-sided pieces, not a slot twice as wide
         gang = imposition == "gang" and deck.shape == "rect" and deck.gap == 0 and deck_mode != "fold"
         sheet = plan(paper, deck.width, deck.height, deck.bleed, fold=(deck_mode == "fold"), gap=deck.gap, gang=gang)
         if sheet is None:
