@@ -35,4 +35,4 @@ def layout_page(paper: str, section: str, label: str, layout_name: str, data: Ca
         writer.renderer.draw(layout, sheet, "front", 1, (width - SIZE[0]) / 2, (height - SIZE[1]) / 2 + 2 * MM, 0.0)
         if header_key and writer.manifest is not None:
             writer.manifest.header.setdefault(header_key, []).append(values)
-    return Page(width, height, section, label, draw, name=name or label)
+    return Page(width, height, section, label, draw, name=name or label, role="reference")  # read, not cut

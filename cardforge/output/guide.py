@@ -4,15 +4,15 @@ The guide is data drawn by layouts, like every other sheet: this module builds i
 kit's final pages (their sections, sheet kinds and page numbers, from the sheet plan in
 sheets.py), the game's pieces and the rulebook's component list (frontend/components.py); the
 shipped layouts `guide-print`, `guide-assembly` and `guide-components` (layout/common/) draw it
-with the same renderer as the cards.  Between them sits the duplex alignment test (calibrate.py),
+with the same renderer as the cards (docpage.py).  Between them sits the duplex alignment test (calibrate.py),
 to print first.  Page numbers are read when the pages are drawn, once the kit's order is final."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from ..frontend.model import Board
 from ..units import MM
 from .calibrate import draw_back, draw_front
+from .docpage import layout_page
 from .impose import OVERLAP, paper_size, plan_tiles
 
 if TYPE_CHECKING:
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from .pages import Page, PrintOptions
     from .pdf import Writer
 
-SIZE = (190 * MM, 255 * MM)  # fits inside the printable area of A4 and of Letter
 LAYOUTS = ("guide-print", "guide-assembly", "guide-components")
 STOCK = {  # what to print each section on
     "cover": "plain paper, 80-100 g/m²",
@@ -39,17 +38,20 @@ def guide_pages(prep: "Prepared", options: "PrintOptions", kit_pages: Callable[[
     from .pages import Page
     width, height = paper_size(options.paper)
     model = _Model(prep, options, kit_pages)
-    pages = [Page(width, height, "guide", "Print and assembly guide: how to print",
-                  _layout_page("guide-print", model), name="Print and assembly guide", role="guide"),
-             Page(width, height, "guide", "Duplex alignment test: front (print this sheet first)",
-                  _calibration(options, "front"), name="Duplex alignment test", role="guide"),
-             Page(width, height, "guide", "Duplex alignment test: back", _calibration(options, "back"),
-                  name="Duplex alignment test", role="guide"),
-             Page(width, height, "guide", "Print and assembly guide: cut and assemble",
-                  _layout_page("guide-assembly", model), name="Print and assembly guide", role="guide"),
-             Page(width, height, "guide", "Print and assembly guide: pieces against the rulebook",
-                  _layout_page("guide-components", model), name="Print and assembly guide", role="guide")]
-    return pages
+    name = "Print and assembly guide"
+
+    def guide(label: str, layout: str) -> "Page":
+        page = layout_page(options.paper, "guide", f"{name}: {label}", layout, model.data, name=name,
+                           header_key="guide" if layout == LAYOUTS[0] else None)
+        page.role = "guide"
+        return page
+    return [guide("how to print", "guide-print"),
+            Page(width, height, "guide", "Duplex alignment test: front (print this sheet first)",
+                 _calibration(options, "front"), name="Duplex alignment test", role="guide"),
+            Page(width, height, "guide", "Duplex alignment test: back", _calibration(options, "back"),
+                 name="Duplex alignment test", role="guide"),
+            guide("cut and assemble", "guide-assembly"),
+            guide("pieces against the rulebook", "guide-components")]
 
 
 def _calibration(options: "PrintOptions", side: str):
@@ -61,22 +63,6 @@ def _calibration(options: "PrintOptions", side: str):
             draw_front(writer.canvas, w, h, options.paper, options.flip, font, bold)
         else:
             draw_back(writer.canvas, w, h, font, bold)
-    return draw
-
-
-def _layout_page(name: str, model: "_Model"):
-    def draw(writer: "Writer", number: int) -> None:
-        prep = writer.prep
-        layout = prep.layouts.get(name, *SIZE, prep.game.doc.pos(""))
-        if layout is None:
-            return  # the layout's own diagnostic is in the report
-        data = model.data()
-        board = Board(id=name, name="Print and assembly guide", layout=name, width=SIZE[0], height=SIZE[1],
-                      data=data, doc=prep.game.doc, pointer="", component="references")
-        pw, ph = paper_size(model.options.paper)
-        writer.renderer.draw(layout, board, "front", 1, (pw - SIZE[0]) / 2, (ph - SIZE[1]) / 2 + 2 * MM, 0.0)
-        if writer.manifest is not None:
-            writer.manifest.header["guide"] = data
     return draw
 
 
