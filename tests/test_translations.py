@@ -91,6 +91,7 @@ def test_build_lang_all_writes_a_kit_per_language_with_the_language_in_its_name(
     import pypdf
     from cardforge.cli import main
     game = game_de(tmp_path)
+    (game / "translations/de/strings.yaml").write_text("strings:\n  TINY BACK: KLEINE RÜCKSEITE\n", "utf-8")
     monkeypatch.chdir(game.parent)
     assert main(["build", game.name, "--lang", "all", "--paper", "a4", "--out", "out", "-j", "1"]) == 0
     folder = game.parent / "out" / "tiny"
@@ -100,6 +101,9 @@ def test_build_lang_all_writes_a_kit_per_language_with_the_language_in_its_name(
     text_en = "".join(page.extract_text() for page in pypdf.PdfReader(source).pages)
     assert "Erste Karte" in text_de and "Alpha (de)" in text_de and "First card" not in text_de
     assert "First card" in text_en and "Erste Karte" not in text_en
+    # the layout's literal label, from the language's string table
+    assert "KLEINE RÜCKSEITE" in text_de and "TINY BACK" not in text_de
+    assert "TINY BACK" in text_en and "KLEINE" not in text_en
 
 
 def translate(game: Path, capsys, monkeypatch, *args: str) -> tuple[int, str, str]:

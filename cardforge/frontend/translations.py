@@ -27,6 +27,7 @@ from .load import Document, load_yaml, pointer_join
 from .sources import CARD_SUFFIXES, records
 
 TRANSLATIONS_DIR = "translations"
+STRINGS_FILE = "strings.yaml"  # a language's string table: layout labels, `strings: {LINE OF SIGHT: SICHTLINIE}`
 SOURCE_KEY = "source"  # the fingerprint of the source record a translation was made from
 _NATIVE_ICON = re.compile(r"(?<!\\):([a-z][a-z0-9-]*):")  # cardforge's own :icon: tokens
 _WORD = re.compile(r"\w+")
@@ -62,6 +63,7 @@ class Overlay:
     folder: str
     records: list[OverlayRecord] = field(default_factory=list)
     documents: list[Document] = field(default_factory=list)
+    strings: dict[str, str] = field(default_factory=dict)  # a layout's text as written -> its translation
     key_fields: set[str] = field(default_factory=lambda: {"id"})  # the decks' id fields (`id_from`)
     syntaxes: list[str] = field(default_factory=list)  # the deck's markup symbols (regexes) ...
     aliases: dict[str, str] = field(default_factory=dict)  # ... and their icons' other names
@@ -117,6 +119,9 @@ def load_overlay(root: Path, game_data: dict, game_doc: Document, lang: str, rep
         overlay.documents.append(doc)
         if documents is not None:
             documents.append(doc)
+        if path.name == STRINGS_FILE:
+            _strings(overlay, doc, report)
+            continue
         found = records(doc, False, report) if doc.data not in ({}, None) else []
         overlay.records += [OverlayRecord(r.data, r.doc, r.pointer) for r in found or []]
     return overlay
@@ -301,3 +306,19 @@ def overlay_folders(root: Path, data: dict, safe_path) -> list[Path]:
     """The folders of every language's overlay files (resolved), for the check of unused files."""
     found = [safe_path(root, rel) for rel in languages(data).values()] if isinstance(data, dict) else []
     return [folder for folder in found if folder is not None]
+
+
+def _strings(overlay: Overlay, doc: Document, report: Report) -> None:
+    """A string table: `strings:` maps a layout's text, exactly as written (or as tr('...') names
+    it), to its translation; the layout's frames are left as they are."""
+    table = doc.data.get("strings") if isinstance(doc.data, dict) else None
+    if not isinstance(table, dict) or set(doc.data) - {"strings"}:
+        report.error("E-TRANSLATION", "a string table holds one key, 'strings:', mapping each text as the layout "
+                     "writes it to its translation", doc.pos(""), help="write 'strings:' then 'LINE OF SIGHT: SICHTLINIE'")
+        return
+    for key, value in table.items():
+        if not isinstance(value, str):
+            report.error("E-TRANSLATION", f"the translation of '{key}' must be text", doc.pos(pointer_join("/strings", key)),
+                         help="put the text in quotes")
+            continue
+        overlay.strings[str(key)] = value

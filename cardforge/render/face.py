@@ -62,6 +62,9 @@ class CardRenderer:
 
     def __init__(self, canvas, game: Game, fonts: FontBook, icons: IconLibrary, report: Report):
         self.canvas, self.game, self.fonts, self.icons, self.report = canvas, game, fonts, icons, report
+        # A translation's string table (frontend/translations.py): a layout's literal text, and tr('...')
+        strings = getattr(getattr(game, "overlay", None), "strings", None) or {}
+        self._strings, self._tr = strings, (lambda text: strings.get(str(text), str(text)))
         self.painter = IconPainter(canvas, icons)
         self._rich_cache: dict[tuple, Any] = {}
         self._fit_cache: dict[tuple, Any] = {}
@@ -75,7 +78,8 @@ class CardRenderer:
 
     def context(self, piece: Piece, side: str, copy: int) -> dict[str, Any]:
         ctx = piece.context()
-        ctx.update(game=self._game_data, tables=self._game_data["tables"], boards=self._boards, side=side, copy=copy)
+        ctx.update(game=self._game_data, tables=self._game_data["tables"], boards=self._boards, side=side, copy=copy,
+                   tr=self._tr)
         if hasattr(piece, "copy_context"):
             ctx.update(piece.copy_context(copy))  # `number` and `variant` of a numbered series
         return ctx
@@ -203,8 +207,9 @@ class CardRenderer:
 
     def _value(self, frame: Frame, key: str, ctx: dict) -> Any:
         template = frame.templates.get(key)
-        if template is None:
-            return frame.props.get(key)
+        if template is None or template.is_constant:  # a literal: the string table may translate it
+            value = frame.props.get(key) if template is None else template.source
+            return self._strings.get(value, value) if key == "text" and isinstance(value, str) else value
         try:
             return rendered(self._piece, template, ctx, self._face_ctx)
         except TemplateFailure as exc:
