@@ -7,6 +7,7 @@ layouts library), and the JSON Schemas its files point their editor at (`$schema
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 
 from .diagnostics import Report
@@ -164,7 +165,7 @@ def new_game(folder: Path, name: str | None = None) -> list[Path]:
     if '"' in name or "\n" in name or "\\" in name:
         raise ScaffoldError("the game's name may not contain quotes, backslashes or line breaks")
     quoted = f'"{name}"'
-    values = {"id": game_id, "name": quoted, "folder": folder.as_posix()}
+    values = {"id": game_id, "name": quoted, "folder": shlex.quote(folder.as_posix())}  # as a shell takes it
     files = {
         "game.yaml": GAME.format(**values),
         "cards/cards.yaml": CARDS.format(**values),

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 
@@ -34,6 +35,6 @@ def run(args) -> int:
         pass
     emit(report, "text")
     print(f"created {folder}/ ({len(new_game_files)} files): game.yaml, cards/cards.yaml, rules.yaml, "
-          f"layouts/front.yaml and back.yaml, schemas/\nnext: cardforge build {folder}   "
-          f"(or cardforge serve {folder} to see it in the browser)", file=sys.stderr)
+          f"layouts/front.yaml and back.yaml, schemas/\nnext: cardforge build {shlex.quote(str(folder))}   "
+          f"(or cardforge serve {shlex.quote(str(folder))} to see it in the browser)", file=sys.stderr)
     return EXIT_CONTENT if report.has_errors() else EXIT_OK

@@ -244,6 +244,13 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None,
         from .translations import check_unmatched
         check_unmatched(game.overlay, list(seen_ids), report)
     _resolve_views(game, report)
+    for deck in game.decks:
+        # An empty deck would build to nothing without a word (after errors its cards may just be left out).
+        if not deck.cards and not report.has_errors():
+            what = "token sheet" if deck.component == "tokens" else "deck"
+            report.warning("W-EMPTY-DECK", f"{what} '{deck.id}' has no cards, so nothing of it is printed",
+                           game.doc.pos(deck.pointer + ("/view" if deck.view else "/cards")),
+                           help="add cards to its card files, or remove it from game.yaml")
     _check_copies(game, report)
     game.forces = load_forces(game, report, safe_path)
     if force_files is not None:  # a player's own forces are checked instead of the shipped ones
@@ -309,6 +316,13 @@ def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_i
                report: Report) -> None:
     doc, data, root = game.doc, game.data, game.root
     width, height = size_points(deck_data.get("size", data.get("card_size")))
+    if width <= 0 or height <= 0:  # a piece of no area: every frame would be 'outside' it
+        at = doc.pos(f"{pointer}/size" if "size" in deck_data else "/card_size")
+        if not any(d.code == "E-SIZE" and d.position == at for d in report.items):
+            report.error("E-SIZE", f"a card size of {width / MM:g} x {height / MM:g} mm has no area", at,
+                         help="give a width and a height above 0, e.g. {width: 63mm, height: 88mm}, or a named "
+                              "size such as poker")
+        return
     fields = deck_data.get("fields", {})
     bleed = length(deck_data["bleed"]) if "bleed" in deck_data else game.bleed
     deck = Deck(id=deck_data["id"], name=deck_data.get("name", deck_data["id"]),
