@@ -56,7 +56,7 @@ def test_stats_pdf_draws_one_bar_per_value(tmp_path):
         rects = [r for page in doc.pages for r in page.rects]
         assert "Bomber Boys: card statistics" in text
         assert "Mission cards (target on the back) (missions): 5 cards, 5 distinct" in text
-        assert "difficulty · min 1, max 5, mean 3.00, median 3" in text
+        assert "difficulty min 1, max 5, mean 3.00, median 3" in text  # the name, its summary below
         # the bars are filled rectangles in the chart's navy: one per value some card has, in every
         # charted field (the others are listed as text)
         bars = [r for r in rects if r["height"] > 0.5 and r.get("non_stroking_color")
@@ -83,3 +83,29 @@ def test_stats_pdf_draws_one_bar_per_value(tmp_path):
 def test_stats_names_an_unknown_deck(tmp_path):
     result = cardforge("stats", BOMBER, "--deck", "mission", "--out", tmp_path, cwd=REPO)
     assert result.returncode == 2 and "no deck 'mission'" in result.stderr
+
+
+def test_stats_pdf_captions_never_overlap_and_no_chart_is_empty(tmp_path):
+    """War Eagles has long numeric captions side by side (they ran into each other), and a field that
+    no card has is a line of text, not a chart without bars."""
+    from conftest import make_game
+    result = cardforge("stats", REPO / "content/war-eagles", "--out", tmp_path, cwd=REPO)
+    assert result.returncode == 0, result.stderr
+    with pdfplumber.open(tmp_path / "war-eagles-stats.pdf") as doc:
+        for page in doc.pages:
+            lines: dict[int, list] = {}
+            for char in page.chars:
+                if char["matrix"][1:3] == (0, 0) and char["text"].strip():  # horizontal text (labels at 30° aside)
+                    lines.setdefault(round(char["top"]), []).append(char)
+            for chars in lines.values():
+                chars.sort(key=lambda c: c["x0"])
+                for left, right in zip(chars, chars[1:]):
+                    assert right["x0"] >= left["x1"] - 0.5, (page.page_number, left["text"], right["text"])
+    make_game(tmp_path, cards_yaml="cards:\n  - {id: a, title: A, text: x}\n  - {id: b, title: B, text: y}\n")
+    result = cardforge("stats", "content/tiny", "--out", "stats", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "  cost: no card has a value; 2 without a value" in result.stdout.splitlines()
+    with pdfplumber.open(tmp_path / "stats/tiny-stats.pdf") as doc:
+        text = doc.pages[0].extract_text()
+        assert "cost: no card has a value; 2 without a value" in text
+        assert text.count("cost") == 1  # that line, and no chart captioned 'cost'

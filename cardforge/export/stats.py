@@ -181,6 +181,9 @@ def format_text(game_name: str, decks: list[DeckStats]) -> str:
             if stats.kind == "text":
                 out.append(f"  {_text_summary(stats)}")
                 continue
+            if not any(stats.counts.values()):
+                out.append(f"  {stats.name}: no card has a value{unset}")
+                continue
             if stats.kind == "numeric":
                 out.append(f"  {stats.name}: {_summary(stats)}{unset}")
                 top = max((n for _, n in stats.ordered()), default=0) or 1
@@ -195,6 +198,14 @@ def format_text(game_name: str, decks: list[DeckStats]) -> str:
 
 
 # -- PDF -------------------------------------------------------------------------------------------
+
+def _fitted(text: str, font: str, size: float, room: float) -> str:
+    """`text` shortened with an ellipsis until it is no wider than `room` points."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    while text and stringWidth(text, font, size) > room:
+        text = text[:-2].rstrip() + "…"
+    return text
+
 
 def write_pdf(prep: Prepared, decks: list[DeckStats], path: Path) -> None:
     """A4 pages: per deck a heading, then one bar chart per counted field; replaced atomically."""
@@ -221,7 +232,7 @@ def write_pdf(prep: Prepared, decks: list[DeckStats], path: Path) -> None:
         height = 52 * mm
         drawing = Drawing(width, height)
         bars = VerticalBarChart()
-        bars.x, bars.y, bars.width, bars.height = 9 * mm, 14 * mm, width - 11 * mm, height - 23 * mm
+        bars.x, bars.y, bars.width, bars.height = 9 * mm, 14 * mm, width - 11 * mm, height - 27 * mm
         bars.data = [[n for _, n in pairs]]
         bars.bars[0].fillColor = navy
         bars.bars[0].strokeColor = None
@@ -243,10 +254,15 @@ def write_pdf(prep: Prepared, decks: list[DeckStats], path: Path) -> None:
         bars.barLabels.fontSize = 7
         bars.barLabels.nudge = 6
         drawing.add(bars)
-        caption = f"{stats.name}" + (f" · {_summary(stats)}" if stats.kind == "numeric" else "")
-        if stats.unset:
-            caption += f" · {stats.unset} without a value"
-        drawing.add(String(0, height - 5 * mm, caption, fontName=bold, fontSize=9, fillColor=colors.black))
+        # The field's name, then its summary on a line of its own: each cut to the chart's width, so
+        # a long caption never runs into the chart beside it.
+        summary = " · ".join(([_summary(stats)] if stats.kind == "numeric" else [])
+                             + ([f"{stats.unset} without a value"] if stats.unset else []))
+        drawing.add(String(0, height - 4 * mm, _fitted(stats.name, bold, 9, width), fontName=bold, fontSize=9,
+                           fillColor=colors.black))
+        if summary:
+            drawing.add(String(0, height - 8 * mm, _fitted(summary, sans, 7, width), fontName=sans, fontSize=7,
+                               fillColor=colors.black))
         return drawing
 
     story = [Paragraph(escape(f"{prep.game.name}: card statistics"), title_style),
@@ -259,6 +275,8 @@ def write_pdf(prep: Prepared, decks: list[DeckStats], path: Path) -> None:
         for stats in deck.fields:
             if stats.kind == "text":
                 lines.append(_text_summary(stats))
+            elif not any(stats.counts.values()):  # no card has a value: an empty chart would say nothing
+                lines.append(f"{stats.name}: no card has a value{_unset(stats)}")
             elif len(stats.counts) == 1 and stats.order is None:
                 (value, count), = stats.counts.items()
                 lines.append(f"{stats.name}: {_label(value)} on {count} cards{_unset(stats)}")
