@@ -179,16 +179,28 @@ def _leading_comments(path: Path) -> str:
     return "".join(lines)
 
 
+class _Dumper(yaml.SafeDumper):
+    """Text of several lines as a literal block (|), so that it reads, and comments out, line by line."""
+
+
+_Dumper.add_representer(str, lambda dumper, text: dumper.represent_scalar(
+    "tag:yaml.org,2002:str", text, style="|" if "\n" in text else None))
+
+
+def _yaml(value: Any) -> list[str]:
+    text = yaml.dump(value, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=10_000,
+                     default_flow_style=False)
+    return text.splitlines(keepends=True)
+
+
 def _dump(items: list) -> str:
-    text = yaml.safe_dump(items, allow_unicode=True, sort_keys=False, width=10_000, default_flow_style=False)
-    return "".join("  " + line for line in text.splitlines(keepends=True))
+    return "".join("  " + line for line in _yaml(items))
 
 
 def _record_text(c: CardStatus) -> str:
     data = dict(c.record.data) if c.record is not None else {c.key_field: c.card.id, SOURCE_KEY: c.digest}
     text = _dump([data])
     for name in c.missing:  # the source text, commented out: the translator fills it in
-        source = _dump([{name: text_only(c.card.data[name], (c.card.deck.fields or {}).get(name))}])
-        source = source.replace("  - ", "    ", 1)
-        text += "".join("    # " + line[4:] for line in source.splitlines(keepends=True))
+        source = _yaml({name: text_only(c.card.data[name], (c.card.deck.fields or {}).get(name))})
+        text += "".join("    # " + line if line.strip() else "    #\n" for line in source)
     return text
