@@ -173,3 +173,25 @@ def test_the_german_bomber_boys_checks_and_lengthening_a_text_fails_at_the_overl
                 if "id: recognition-models" in text)
     assert [text.split(" error")[0] for text in lines] == [f"bomber-boys/{rel}:{line}:5:"], lines
     assert "E-TEXT-OVERFLOW" in lines[0] and "card 'recognition-models'" in lines[0]
+
+
+def test_a_published_json_overlay_keyed_by_code_with_a_renamed_symbol_alias(tmp_path, capsys, monkeypatch):
+    """The shape ArkhamDB and NetrunnerDB publish: a JSON list of records keyed by `code`, carrying
+    only the translated fields, with `[symbol]` markup; `[free]` is declared an older name of `[fast]`."""
+    game_yaml = GAME_YAML.replace("card_size: poker\n", "languages: [{lang: fr, path: translations/fr/pack}]\n"
+                                  "markup: {symbols: '[name]', icons: {fast: star, free: star}}\ncard_size: poker\n")
+    game_yaml = game_yaml.replace("    cards: cards/cards.yaml\n", "    cards: cards/core.json\n    id_from: code\n")
+    game_yaml = game_yaml.replace("      title: {type: string}\n", "      title: {type: string}\n      code: {type: string}\n")
+    cards = ('[{"code": "01001", "title": "Alpha", "text": "Act [fast]: draw.", "cost": 1},\n'
+             ' {"code": "01002", "title": "Beta", "text": "Plain.", "cost": 2}]\n')
+    overlay = ('[{"code": "01001", "title": "Alpha (fr)", "text": "Agir [free] : piocher."},\n'
+               ' {"code": "01002", "text": "Simple [fast]."},\n'
+               ' {"code": "01099", "title": "Inconnue"}]\n')
+    game = make_game(tmp_path, game_yaml=game_yaml, cards_yaml=None,
+                     files={"cards/core.json": cards, "translations/fr/pack/core.fr.json": overlay})
+    code, lines = check(game, capsys, monkeypatch, "--lang", "fr")
+    assert code == 1
+    assert lines == [
+        "tiny/translations/fr/pack/core.fr.json:2:28: warning[W-ICON-PARITY]: the translation's icons differ from the "
+        "source's: extra star",
+        "tiny/translations/fr/pack/core.fr.json:3:2: error[E-TRANSLATION]: '01099' names no card of the game"], lines
