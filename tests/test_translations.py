@@ -195,3 +195,22 @@ def test_a_published_json_overlay_keyed_by_code_with_a_renamed_symbol_alias(tmp_
         "tiny/translations/fr/pack/core.fr.json:2:28: warning[W-ICON-PARITY]: the translation's icons differ from the "
         "source's: extra star",
         "tiny/translations/fr/pack/core.fr.json:3:2: error[E-TRANSLATION]: '01099' names no card of the game"], lines
+
+
+def test_table_rows_are_translated_in_order_and_a_row_count_mismatch_is_an_error(tmp_path):
+    from cardforge.diagnostics import Report
+    from cardforge.frontend.model import load_game
+    game_yaml = GAME_DE + "tables:\n  steps:\n    - {step: '1', name: Reveal}\n    - {step: '2', name: Fight}\n"
+    tables = "tables:\n  steps:\n    - {name: Aufdecken}\n    - {name: Kämpfen}\n"
+    game = make_game(tmp_path, game_yaml=game_yaml, files={"translations/de/cards.yaml": OVERLAY,
+                                                           "translations/de/tables.yaml": tables})
+    report = Report()
+    loaded = load_game(game, report, lang="de")
+    assert not report.items
+    assert list(loaded.tables["steps"]) == [{"step": "1", "name": "Aufdecken"}, {"step": "2", "name": "Kämpfen"}]
+    assert list(load_game(game, Report()).tables["steps"])[0]["name"] == "Reveal"
+    (game / "translations/de/tables.yaml").write_text("tables:\n  steps:\n    - {name: Aufdecken}\n", "utf-8")
+    report = Report()
+    load_game(game, report, lang="de")
+    assert [(d.code, d.position.line, d.message) for d in report.items] == [
+        ("E-TRANSLATION", 3, "the translation has 1 items where the source has 2")]

@@ -233,6 +233,9 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None,
             raise ContentError(report)
     game.version_mark = load_version_mark(data, doc, min_type, report)
     game.tables = load_tables(root, doc, report, game.documents, safe_path, checked=valid)
+    if game.overlay is not None:  # a translation's table rows (the reference sheet's text)
+        from .translations import translate_tables
+        game.tables = translate_tables(game.overlay, game.tables, report)
     if valid:  # (an invalid piece is already reported; its sizes cannot be trusted)
         game.templates = load_templates(data, doc, game.tables, report)
     seen_ids: dict[str, Card] = {}

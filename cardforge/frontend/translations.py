@@ -27,6 +27,7 @@ from .load import Document, load_yaml, pointer_join
 from .sources import CARD_SUFFIXES, records
 
 TRANSLATIONS_DIR = "translations"
+TABLES_FILE = "tables.yaml"  # `tables: {turn_sequence: [{name: Aufdecken}, ...]}`: rows translated in order
 STRINGS_FILE = "strings.yaml"  # a language's string table: layout labels, `strings: {LINE OF SIGHT: SICHTLINIE}`
 SOURCE_KEY = "source"  # the fingerprint of the source record a translation was made from
 _NATIVE_ICON = re.compile(r"(?<!\\):([a-z][a-z0-9-]*):")  # cardforge's own :icon: tokens
@@ -64,6 +65,7 @@ class Overlay:
     records: list[OverlayRecord] = field(default_factory=list)
     documents: list[Document] = field(default_factory=list)
     strings: dict[str, str] = field(default_factory=dict)  # a layout's text as written -> its translation
+    tables: Document | None = None  # the translated rows of game.yaml's tables
     key_fields: set[str] = field(default_factory=lambda: {"id"})  # the decks' id fields (`id_from`)
     syntaxes: list[str] = field(default_factory=list)  # the deck's markup symbols (regexes) ...
     aliases: dict[str, str] = field(default_factory=dict)  # ... and their icons' other names
@@ -121,6 +123,9 @@ def load_overlay(root: Path, game_data: dict, game_doc: Document, lang: str, rep
             documents.append(doc)
         if path.name == STRINGS_FILE:
             _strings(overlay, doc, report)
+            continue
+        if path.name == TABLES_FILE:
+            overlay.tables = doc
             continue
         found = records(doc, False, report) if doc.data not in ({}, None) else []
         overlay.records += [OverlayRecord(r.data, r.doc, r.pointer) for r in found or []]
@@ -322,3 +327,28 @@ def _strings(overlay: Overlay, doc: Document, report: Report) -> None:
                          help="put the text in quotes")
             continue
         overlay.strings[str(key)] = value
+
+
+def translate_tables(overlay: Overlay, tables: dict, report: Report) -> dict:
+    """game.yaml's tables with the overlay's rows merged in, row by row in the table's order (a
+    table printed on a reference sheet: the turn sequence, the score bands)."""
+    doc = overlay.tables
+    if doc is None:
+        return tables
+    given = doc.data.get("tables") if isinstance(doc.data, dict) else None
+    if not isinstance(given, dict) or set(doc.data) - {"tables"}:
+        report.error("E-TRANSLATION", "a tables file holds one key, 'tables:', with each translated table's rows in "
+                     "order", doc.pos(""), help="write 'tables:' then 'turn_sequence:' and its rows")
+        return tables
+    out = dict(tables)
+    for name, rows in given.items():
+        at = pointer_join("/tables", name)
+        if name not in tables:
+            _unknown(OverlayRecord({}, doc, "/tables"), name, list(tables), report, at)
+            continue
+        if not isinstance(rows, list):
+            report.error("E-TRANSLATION", f"the translation of table '{name}' must be a list of rows", doc.pos(at))
+            continue
+        merged = _merge(list(tables[name]), rows, "", at, _Merge(OverlayRecord({}, doc, at)), report)
+        out[name] = type(tables[name])(merged, tables[name].table)
+    return out
