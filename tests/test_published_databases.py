@@ -268,6 +268,8 @@ def test_arkhamdb_traits_and_marks_of_a_games_own(tmp_path):
     game = _copy(tmp_path, "ember-vale")
     _preset(game, "arkhamdb", "  marks:\n    - {token: '[fast]', icon: fire}\n")
     _edit(game / "cards/db/01005.json", "When Ember Sprite", "[[Spirit]]. [fast] When Ember Sprite")
+    _edit(game / "cards/db/01005.json", "to an enemy.", "to an enemy.<hr><blockquote><span class='x'>Story.</span>"
+          "</blockquote>")  # ArkhamDB's story text
     code, _, err = _run(tmp_path, "build", "ember-vale", "--out", "out", "--paper", "a4")
     assert code == 0, err
     manifest = json.loads((tmp_path / "out/ember-vale/ember-vale-cards-a4.manifest.json").read_text("utf-8"))

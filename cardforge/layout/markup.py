@@ -31,7 +31,8 @@ _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)\s*[^<>]*?(/?)>")
 # adds or overrides tags, icons and marks of its own.
 PRESETS = {
     "html": {"html": True},
-    "arkhamdb": {"html": True, "symbols": "[name]", "tags": {"cite": "italic", "u": "none"},
+    "arkhamdb": {"html": True, "symbols": "[name]", "tags": {"cite": "italic", "u": "none", "blockquote": "paragraph", "hr": "paragraph",
+                                                     "span": "none", "center": "none"},
                  "marks": [{"regex": r"\[\[([^\[\]]+)\]\]", "style": "bold-italic"}]},  # [[Trait]]
     "netrunnerdb": {"html": True, "symbols": "[name]",
                     "tags": {"trace": "bold", "errata": "italic", "champion": "none", "ul": "none", "li": "break"},
