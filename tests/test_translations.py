@@ -104,6 +104,14 @@ def test_build_lang_all_writes_a_kit_per_language_with_the_language_in_its_name(
     # the layout's literal label, from the language's string table
     assert "KLEINE RÜCKSEITE" in text_de and "TINY BACK" not in text_de
     assert "TINY BACK" in text_en and "KLEINE" not in text_en
+    # `check --printed` compares each kit with the data in its own language (the manifest says which)
+    capsys.readouterr()
+    assert main(["check", game.name, "--printed", str(german), "--printed", str(source)]) == 0
+    overlay = game / "translations/de/cards.yaml"
+    overlay.write_text(overlay.read_text("utf-8").replace("Alpha (de)", "Alpha (neu)"), "utf-8")
+    assert main(["check", game.name, "--printed", str(german), "--printed", str(source)]) == 1
+    errors = [line for line in headlines(capsys.readouterr().err) if "E-PRINTED-TEXT" in line]
+    assert errors and all("tiny-kit-a4-de.pdf" in line and "Alpha (neu)" in line for line in errors), errors
 
 
 def translate(game: Path, capsys, monkeypatch, *args: str) -> tuple[int, str, str]:

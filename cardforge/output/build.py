@@ -160,6 +160,8 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
             manifest = writer.write(pages)
             manifest.header.update(paper=options.paper, mode=options.mode, flip=options.flip,
                                    imposition=options.imposition, provenance=provenance(prep.game))
+            if prep.game.lang:  # a translation's kit: `check --printed` compares it with that language
+                manifest.header.update(lang=prep.game.lang)
             if name == "kit" and options.mode == "duplex":
                 manifest.header["sheets"] = lower_bound(prep, options.paper, pages)
             try:

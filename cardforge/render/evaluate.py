@@ -76,8 +76,8 @@ class FaceEvaluator:
 
     def _value(self, frame: Frame, key: str, ctx: dict) -> Any:
         template = frame.templates.get(key)
-        if template is None:
-            return frame.props.get(key)
+        if template is None or template.is_constant:  # the renderer's literal: translated by a string table
+            return self._renderer.literal(frame, key, template)
         return rendered(self._piece, template, ctx, self._face_ctx)
 
     def _words(self, markup: str, font: str, style: str, uppercase: bool) -> tuple[list[str], dict[str, int]]:

@@ -205,11 +205,15 @@ class CardRenderer:
 
     # -- frames ---------------------------------------------------------------------------
 
+    def literal(self, frame: Frame, key: str, template) -> Any:
+        """A frame's value written as a literal: a text the language's string table may translate."""
+        value = frame.props.get(key) if template is None else template.source
+        return self._strings.get(value, value) if key == "text" and isinstance(value, str) else value
+
     def _value(self, frame: Frame, key: str, ctx: dict) -> Any:
         template = frame.templates.get(key)
-        if template is None or template.is_constant:  # a literal: the string table may translate it
-            value = frame.props.get(key) if template is None else template.source
-            return self._strings.get(value, value) if key == "text" and isinstance(value, str) else value
+        if template is None or template.is_constant:
+            return self.literal(frame, key, template)
         try:
             return rendered(self._piece, template, ctx, self._face_ctx)
         except TemplateFailure as exc:

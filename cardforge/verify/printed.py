@@ -38,7 +38,7 @@ def find_game(pdf: Path, games: list[Path]) -> tuple[Path, dict | None]:
 
 def check_printed(pdfs: list[Path], games: list[Path], layouts_dir: Path | None, report: Report) -> None:
     """`cardforge check --printed PDF...`: the data as it is now against earlier builds."""
-    prepared: dict[Path, Any] = {}
+    prepared: dict[tuple, Any] = {}
     for pdf in map(Path, pdfs):
         if not pdf.is_file():
             raise PrintedUsageError(f"{pdf}: no such PDF")
@@ -48,10 +48,11 @@ def check_printed(pdfs: list[Path], games: list[Path], layouts_dir: Path | None,
                          f"{pdf.with_suffix('.manifest.json').name} is missing or unreadable", None,
                          help="`cardforge build` writes it next to the PDF; check a PDF together with its manifest")
             continue
-        key = Path(game_dir).resolve()
+        lang = manifest.get("lang") if isinstance(manifest.get("lang"), str) else None  # a translation's kit
+        key = (Path(game_dir).resolve(), lang)
         if key not in prepared:
             try:
-                prepared[key] = Verifier(prepare(game_dir, report, layouts_dir), report)
+                prepared[key] = Verifier(prepare(game_dir, report, layouts_dir, lang=lang), report)
             except ContentError:
                 prepared[key] = None
                 report.error("E-PRINTED-DATA", f"the data of {display_path(Path(game_dir), None)} has errors, so "
