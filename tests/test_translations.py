@@ -221,4 +221,4 @@ def test_table_rows_are_translated_in_order_and_a_row_count_mismatch_is_an_error
     report = Report()
     load_game(game, report, lang="de")
     assert [(d.code, d.position.line, d.message) for d in report.items] == [
-        ("E-TRANSLATION", 3, "the translation has 1 items where the source has 2")]
+        ("E-TRANSLATION", 3, "the translation has 1 item where the source has 2")]

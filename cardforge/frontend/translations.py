@@ -208,8 +208,8 @@ def _merge(source: Any, value: Any, at: str, over: str, merge: _Merge, report: R
         return out
     if isinstance(value, list) and isinstance(source, list) and any(isinstance(i, dict) for i in source):
         if len(value) != len(source):
-            report.error("E-TRANSLATION", f"the translation has {len(value)} items where the source has "
-                         f"{len(source)}", record.doc.pos(over),
+            report.error("E-TRANSLATION", f"the translation has {len(value)} item{'s' * (len(value) != 1)} where "
+                         f"the source has {len(source)}", record.doc.pos(over),
                          help="translate the items in the source's order, one for one")
             return source
         return [_merge(s, v, f"{at}/{i}", f"{over}/{i}", merge, report) for i, (s, v) in enumerate(zip(source, value))]
