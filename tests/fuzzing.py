@@ -423,8 +423,14 @@ def byte_edit(box: Sandbox, path: Path, rng, family: str) -> Mutation:
     return Mutation(family, op, box.rel(path), detail)
 
 
+def _pool(box: Sandbox) -> list[Path]:
+    """Every file of the game a byte or file mutation may hit (a card set has no rules.yaml)."""
+    files = data_files(box) + [box.game / "game.yaml", box.game / "rules.yaml"] + layout_files(box) + icon_files(box)
+    return [p for p in files if p.exists()]
+
+
 def _bytes_family(box: Sandbox, rng) -> Mutation:
-    pool = data_files(box) + [box.game / "game.yaml", box.game / "rules.yaml"] + layout_files(box) + icon_files(box)
+    pool = _pool(box)
     return byte_edit(box, rng.choice(pool), rng, "bytes")
 
 
@@ -499,7 +505,7 @@ def file_edit(box: Sandbox, path: Path, rng, family: str) -> Mutation:
 
 
 def _files_family(box: Sandbox, rng) -> Mutation:
-    pool = data_files(box) + [box.game / "game.yaml", box.game / "rules.yaml"] + layout_files(box) + icon_files(box)
+    pool = _pool(box)
     return file_edit(box, rng.choice(pool), rng, "files")
 
 

@@ -340,3 +340,27 @@ def test_raster_of_a_huge_board_is_bounded_before_it_is_drawn(tmp_path, command)
     found = _error_lines(result.stderr)
     assert len(found) == 1 and found[0].startswith("content/tiny/game.yaml:16:5: error[E-LIMIT]: ") and \
         "is larger than the limit of 150 million pixels per picture" in found[0], found
+
+
+def test_csv_of_too_many_rows_is_refused_before_its_cards_are_read(tmp_path):
+    """Found by the fuzz run: 20,001 copies of a row were each checked (a HANG)."""
+    game = GAME_YAML.replace("cards/cards.yaml", "cards/cards.csv")
+    csv = "id,title\n" + "alpha,Alpha\n" * 20_001
+    assert errors(tmp_path, game_yaml=game, cards_yaml=None, files={"cards/cards.csv": csv}, timeout=60) == [
+        "content/tiny/cards/cards.csv:1:1: error[E-SHEET]: the file has more than 20000 rows or 200 columns; "
+        "cardforge reads at most that many"]
+
+
+def test_force_of_too_many_picks(tmp_path):
+    """Found by the fuzz run: 5,000 picks, each rule of scope `pick` over the picks before it (a HANG)."""
+    shutil.copytree(REPO / "content" / "war-eagles", tmp_path / "content" / "war-eagles")
+    shutil.copytree(REPO / "layouts", tmp_path / "layouts")
+    force = tmp_path / "content/war-eagles/forces/standard-axis.yaml"
+    text = force.read_text("utf-8")
+    pick = next(line for line in text.splitlines() if line.strip().startswith("- {card:"))
+    force.write_text(text.replace(pick + "\n", (pick + "\n") * 600, 1), "utf-8")
+    result = cardforge("check", "content/war-eagles", cwd=tmp_path, timeout=120)
+    assert "Traceback" not in result.stderr and result.returncode == 1, result.stderr[-2000:]
+    assert any(line.endswith("error[E-LIMIT]: a force of 613 picks is larger than the limit of 500 picks per force")
+               or "picks is larger than the limit of 500 picks per force" in line
+               for line in _error_lines(result.stderr)), result.stderr[-2000:]

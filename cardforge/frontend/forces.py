@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Position, Report
+from ..limits import MAX_PICKS, limit_message
 from .load import Document, load_yaml, pointer_join
 from .schema import builtin_schema, validate
 
@@ -75,6 +76,11 @@ def resolve(force: Force, cards: dict, view, report: Report) -> bool:
     `deck`. An unknown card is an error at the pick (with a guess); False if any pick is unknown."""
     ok = True
     force.picks = []
+    if len(force.data["picks"]) > MAX_PICKS:  # rules run once per pick over the picks before it
+        report.error("E-LIMIT", limit_message(f"a force of {len(force.data['picks'])} picks",
+                                              f"{MAX_PICKS} picks per force"), force.pos("picks"),
+                     help="a force list names each card once, with its count")
+        return False
     for index, pick in enumerate(force.data["picks"]):
         card = cards.get(pick["card"])
         if card is None:

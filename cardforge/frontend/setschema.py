@@ -155,7 +155,15 @@ class SetSchema:
     # -- messages -------------------------------------------------------------------------
 
     def explain(self, error: ValidationError, card: Any) -> tuple[str, str, str | None]:
-        """(message, pointer inside the card, help) for one violation."""
+        """(message, pointer inside the card, help) for one violation; jsonschema's own wording when
+        the schema is too odd to explain (a $ref to a mapping of schemas, such as '#/properties')."""
+        try:
+            return self._explain(error, card)
+        except (LookupError, TypeError, AttributeError, ValueError):
+            at = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in error.absolute_path)
+            return _short(error.message), at, "check the set's schema: a keyword there is not a schema of its kind"
+
+    def _explain(self, error: ValidationError, card: Any) -> tuple[str, str, str | None]:
         at = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in error.absolute_path)
         if error.validator in ("oneOf", "anyOf") and error.context:
             branch, errors = _closest_branch(error)

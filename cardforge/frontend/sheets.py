@@ -109,6 +109,10 @@ def read_csv(path: Path, report: Report) -> Grid | None:
     except csv.Error as exc:
         report.error("E-SHEET", f"CSV syntax error: {exc}", Position(path, 1, 1))
         return None
+    if len(rows) > MAX_ROWS or any(len(row) > MAX_COLUMNS for row in rows):
+        report.error("E-SHEET", f"the file has more than {MAX_ROWS} rows or {MAX_COLUMNS} columns; cardforge reads "
+                     "at most that many", Position(path, 1, 1), help="split the cards into several files")
+        return None
     return Grid(path, None, rows)
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..diagnostics import Report
 from ..frontend.provenance import provenance, summary
+from ..layout.icons import IconError
 from ..prepare import Prepared
 from ..units import MM, mm
 from .pack import BLOCK_GAP, PackedPage, pack
@@ -311,7 +312,11 @@ def _cover_art(writer: Writer, art: dict, width: float, height: float) -> None:
     cell = min(24 * MM, (width - 30 * MM) / max(len(names), 1))
     left = (width - cell * len(names)) / 2
     for i, name in enumerate(names):
-        writer.renderer.painter.draw(name, left + i * cell + 2 * MM, height - 32 * MM, cell - 4 * MM, 18 * MM, tint)
+        try:
+            writer.renderer.painter.draw(name, left + i * cell + 2 * MM, height - 32 * MM, cell - 4 * MM, 18 * MM,
+                                         tint)
+        except IconError as exc:  # a broken icon on the cover is an error at the icon, not a traceback
+            writer.report.error(exc.code, exc.message, exc.position, help=exc.help)
 
 
 SECTIONS = ("cards", "boards", "tokens", "references", "templates")
