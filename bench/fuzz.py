@@ -5,6 +5,7 @@
     python bench/fuzz.py 10000                      # seeds 0..9999, 2 at a time
     python bench/fuzz.py 2000 --seed 50000 --jobs 2 --game iron-rain --family icons
     python bench/fuzz.py --replay 4711              # rebuild input 4711 in a folder and run it here
+    python bench/fuzz.py --seeds 41,46,219          # exactly these inputs (the bad ones of a run, after a fix)
     python bench/fuzz.py --http 3000                # 3000 hostile requests to `cardforge serve`
 
 Input number `seed` is reproducible: the seed picks the game, whether it builds, and the mutation
@@ -41,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("n", nargs="?", type=int, default=1000, help="number of inputs (default 1000)")
     ap.add_argument("--seed", type=int, default=0, help="first seed (inputs are seed .. seed+n-1)")
+    ap.add_argument("--seeds", type=lambda s: [int(x) for x in s.split(",")], metavar="A,B,...",
+                    help="run exactly these seeds (the bad ones of an earlier run, after a fix)")
     ap.add_argument("--jobs", type=int, default=2, help="children at once (default 2)")
     ap.add_argument("--game", action="append", choices=ALL, help="only this game or card set (repeatable)")
     ap.add_argument("--family", choices=FAMILIES, help="only this family of mutations")
@@ -51,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--http", type=int, metavar="N", help="instead: N hostile requests to `cardforge serve` "
                     "(tests/fuzz_http.py), from --seed")
     args = ap.parse_args(argv)
+    if args.seeds:
+        args.n = len(args.seeds)
     if args.http is not None:
         from fuzz_http import bench
         return bench(args.http, args.seed)
@@ -89,7 +94,8 @@ def fuzz(work: Path, games: tuple[str, ...], args) -> int:
     outcomes: list[Outcome] = []
     counts: collections.Counter = collections.Counter()
     last = time.monotonic()
-    tasks = ((seed, task_for(seed)) for seed in range(args.seed, args.seed + args.n))
+    seeds = args.seeds or range(args.seed, args.seed + args.n)
+    tasks = ((seed, task_for(seed)) for seed in seeds)
     for outcome in run_many(tasks, args.jobs, args.timeout):
         outcomes.append(outcome)
         counts[outcome.cls] += 1
