@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
-from jsonschema.exceptions import SchemaError, ValidationError
+from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import specification_with
@@ -134,10 +134,11 @@ class SetSchema:
             return {""}
         try:
             errors = list(self.validator.iter_errors(value))
-        except (Unresolvable, RecursionError) as exc:  # refs are checked on loading: a last line of defence
+        except (Unresolvable, RecursionError, UnknownType) as exc:  # refs are checked on loading: a last defence
             self.broken = True
             what_failed = "loops through its $refs" if isinstance(exc, RecursionError) else \
-                f"cannot resolve a $ref: {_short(str(exc))}"
+                f"cannot resolve a $ref: {_short(str(exc))}" if isinstance(exc, Unresolvable) else \
+                f"names a type {exc.type!r} that JSON Schema does not have (a $ref to something that is no schema?)"
             report.error("E-SET-SCHEMA", f"the set's schema {what_failed}", self.doc.pos(""),
                          help="check the $ref values of the schema")
             return {""}
