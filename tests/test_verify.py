@@ -74,7 +74,7 @@ def errors(found: list[str]) -> list[str]:
 
 def test_every_pdf_of_a_build_matches_unchanged_data(work, capsys, monkeypatch):
     pdfs = sorted(p.name for p in (work / "old").glob("*.pdf"))
-    assert len(pdfs) == 10  # cards, boards, tokens, references and kit, for A4 and Letter
+    assert len(pdfs) == 12  # cards, boards, tokens, references, guide and kit, for A4 and Letter
     code, found, output = printed(work, capsys, monkeypatch, *(f"old/{name}" for name in pdfs))
     assert code == 0, output
     assert errors(found) == []
@@ -82,26 +82,29 @@ def test_every_pdf_of_a_build_matches_unchanged_data(work, capsys, monkeypatch):
 
 # -- one edit after the build --------------------------------------------------------------------
 
+# (The edits are ones the rules allow: a base aircraft's damage track or a text the rulebook prints
+# would be a rules error first, and check --printed then stops there.)
+
 def test_edited_damage_track_fails_naming_the_card(work, capsys, monkeypatch):
     enemies = work / "bomber-boys" / "cards" / "enemies.yaml"
-    edit(enemies, "    damage_spaces: 6\n", "    damage_spaces: 5\n")
+    edit(enemies, "    damage_spaces: 2\n", "    damage_spaces: 3\n")  # the first Enemy Ace's (authored) track
     code, found, output = printed(work, capsys, monkeypatch, "old/bomber-boys-cards-a4.pdf")
     assert code == 1
     assert errors(found) == [
-        f"{loc(enemies, 'damage_spaces: 5', '5', root=work)}: error[E-PRINTED-ICONS]: old/bomber-boys-cards-a4.pdf: "
-        "card 'enemy-aircraft-me-410' (front), frame 'damage-track': the PDF shows 6 icons (box x6), the data now "
-        "gives 5 (box x5)"]
+        f"{loc(enemies, 'damage_spaces: 3', '3', root=work)}: error[E-PRINTED-ICONS]: old/bomber-boys-cards-a4.pdf: "
+        "card 'enemy-ace-high' (front), frame 'damage-track': the PDF shows 2 icons (box x2), the data now "
+        "gives 3 (box x3)"]
 
 
 def test_edited_text_fails_naming_the_card_and_the_words(work, capsys, monkeypatch):
-    enemies = work / "bomber-boys" / "cards" / "enemies.yaml"
-    edit(enemies, "Apply the hit from this card to one of your engines.", "Apply the hit from this card to one of your wings.")
+    missions = work / "bomber-boys" / "cards" / "missions.yaml"
+    edit(missions, "Simple, right?", "Easy enough, right?")  # a briefing is flavour: the rules allow it
     code, found, _ = printed(work, capsys, monkeypatch, "old/bomber-boys-cards-letter.pdf")
     assert code == 1
     assert errors(found) == [
-        f"{loc(enemies, 'one of your wings.', 'wings.', root=work)}: error[E-PRINTED-TEXT]: "
-        "old/bomber-boys-cards-letter.pdf: card 'twin-fighters' (front), frame 'enemy-text': printed 'one of your "
-        "engines.' where the data now gives 'one of your wings.'"]
+        f"{loc(missions, 'Easy enough, right?', 'Easy', root=work)}: error[E-PRINTED-TEXT]: "
+        "old/bomber-boys-cards-letter.pdf: card 'milk-run' (front), frame 'briefing': printed 'from the sky. "
+        "Simple,' where the data now gives 'from the sky. Easy enough,'"]
 
 
 def test_edit_rebuild_then_check_the_earlier_pdf(tmp_path, capsys, monkeypatch):
@@ -212,12 +215,12 @@ def test_missing_manifest_and_missing_pdf(work, capsys, monkeypatch):
 
 
 def test_json_format(work, capsys, monkeypatch):
-    edit(work / "bomber-boys" / "cards" / "enemies.yaml", "    damage_spaces: 6\n", "    damage_spaces: 5\n")
+    edit(work / "bomber-boys" / "cards" / "enemies.yaml", "    damage_spaces: 2\n", "    damage_spaces: 3\n")
     code, _, output = printed(work, capsys, monkeypatch, "old/bomber-boys-cards-a4.pdf", extra=("--format", "json"))
     items = json.loads(output[:output.rindex("]") + 1])
     item = next(d for d in items if d["code"] == "E-PRINTED-ICONS")
     assert code == 1
-    assert (item["card"], item["file"]) == ("enemy-aircraft-me-410", "bomber-boys/cards/enemies.yaml")
+    assert (item["card"], item["file"]) == ("enemy-ace-high", "bomber-boys/cards/enemies.yaml")
 
 
 def test_the_game_is_found_from_the_manifest(work, capsys, monkeypatch):
