@@ -63,7 +63,8 @@ def kits(tmp_path_factory):
     v1, v2 = tree(root / "v1"), tree(root / "v2")
     assert v1["notes.txt"] == v2["notes.txt"] and "png/main/alpha-1-front.png" in v2
     changed = [name for name in v1 if v1[name] != v2[name]]
-    assert sorted(changed) == sorted(name for name in v1 if name.endswith((".pdf", ".json")))
+    # Every PDF shows the card, except the print guide's, whose pages name no card title.
+    assert sorted(changed) == sorted(name for name in v1 if name.endswith((".pdf", ".json")) and "-guide-" not in name)
     return root, v1, v2, seconds
 
 
@@ -322,13 +323,14 @@ def test_output_never_replaces_the_game_or_a_folder_of_other_files(tmp_path, arg
 
 
 def test_lock_and_staging_entries_in_a_game_folder_are_not_reported_as_ignored_files(tmp_path):
-    """Output may go inside the game folder (a roster beside its force file, `--out` there): the
-    check of the game's files does not take cardforge's lock and staging entries for the user's."""
+    """Output may go into the game's own build/ folder (the only place inside a game folder it may
+    go): the check of the game's files does not take cardforge's lock and staging entries for the user's."""
     game = make_game(tmp_path)
-    assert cardforge("build", "content/tiny", "--out", "content/tiny/prints", cwd=tmp_path).returncode == 0
-    assert (game / "prints" / ".tiny.cardforge.lock").is_file()
-    (game / "prints" / ".tiny.cardforge-stage-4242").mkdir()  # a build running at the same time
-    (game / "prints" / ".tiny.cardforge-stage-4242" / "notes.yaml").write_text("x: 1\n")
+    done = cardforge("build", "content/tiny", "--out", "content/tiny/build", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (game / "build" / ".tiny.cardforge.lock").is_file()
+    (game / "build" / ".tiny.cardforge-stage-4242").mkdir()  # a build running at the same time
+    (game / "build" / ".tiny.cardforge-stage-4242" / "notes.yaml").write_text("x: 1\n")
     result = cardforge("check", "--strict", "content/tiny", cwd=tmp_path)
     assert (result.returncode, result.stderr.strip()) == (0, "ok: no problems found")
 
