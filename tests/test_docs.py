@@ -5,7 +5,8 @@ JSON or SVG, is a file of the example when an HTML comment `<!-- file: PATH -->`
 - `# file: PATH`: a whole file of the page's example game; the page's files are written into a
   game folder and `cardforge check` must pass on it (with `--strict`: no warning either);
 - `# fragment: KIND`: a piece of a file of that kind (cards, game, layout, rules, force), which
-  must be valid YAML and valid against that kind's schema where it is whole.
+  must be valid YAML and valid against that kind's schema where it is whole;
+- `# excerpt: WHAT`: a file that is not cardforge's content (a test suite's format): valid YAML.
 A block with neither fails the test, so no example goes unchecked.
 """
 from __future__ import annotations
@@ -24,7 +25,7 @@ from conftest import REPO
 DOCS = REPO / "docs"
 BLOCK = re.compile(r"^```yaml\n(?P<body>.*?)^```", re.S | re.M)
 OTHER = re.compile(r"^<!-- file: (?P<what>\S+) -->\n```[a-z]*\n(?P<body>.*?)^```", re.S | re.M)
-MARK = re.compile(r"^# (?P<kind>file|fragment): (?P<what>\S+)")
+MARK = re.compile(r"^# (?P<kind>file|fragment|excerpt): (?P<what>\S+)")
 PAGES = sorted(DOCS.rglob("*.md"))
 
 
@@ -33,7 +34,9 @@ def _blocks(page: Path) -> list[tuple[str, str, str]]:
     for match in BLOCK.finditer(page.read_text("utf-8")):
         body = match["body"]
         mark = MARK.match(body)
-        assert mark, f"{page.relative_to(REPO)}: a yaml block without '# file:' or '# fragment:': {body[:60]!r}"
+        assert mark, f"{page.relative_to(REPO)}: a yaml block without '# file:', '# fragment:' or '# excerpt:': {body[:60]!r}"
+        if mark["kind"] == "excerpt":
+            yaml.safe_load(body)
         out.append((mark["kind"], mark["what"], body))
     out += [("file", match["what"], match["body"]) for match in OTHER.finditer(page.read_text("utf-8"))]
     return out
@@ -72,9 +75,7 @@ def test_a_pages_example_game_checks_clean(page, tmp_path):
 @pytest.mark.parametrize("page", [p for p in PAGES if any(k == "fragment" for k, _, _ in _blocks(p))],
                          ids=lambda p: p.relative_to(DOCS).as_posix())
 def test_fragments_are_valid_yaml_of_their_kind(page):
-    from jsonschema import Draft202012Validator
-
-    from cardforge.frontend.schema import builtin_schema
+    from cardforge.frontend.schema import builtin_schema, validator
     for kind, what, body in _blocks(page):
         if kind != "fragment":
             continue
@@ -88,5 +89,5 @@ def test_fragments_are_valid_yaml_of_their_kind(page):
             continue  # a card's fields are the deck's own: the schema of one game
         # Only the keys the fragment has are checked: a fragment need not be a whole file.
         partial = dict(schema, required=[])
-        errors = sorted(Draft202012Validator(partial).iter_errors(data), key=str)
+        errors = sorted(validator(partial).iter_errors(data), key=str)  # our registry: nothing is fetched
         assert not errors, f"{page.name}: {errors[0].message}"
