@@ -12,6 +12,14 @@ from .check import add_game_arguments, refreshed, languages_of
 from .common import EXIT_CONTENT, EXIT_OK, MODES, PAPERS, ProgressBar, UsageError, emit, games, out_folder
 
 
+def defaults() -> dict:
+    """Every `build` option at its default: what `watch`, which runs this build, leaves unset."""
+    import argparse
+    sub = argparse.ArgumentParser().add_subparsers()
+    add(sub)
+    return vars(sub.choices["build"].parse_args([]))
+
+
 def add(sub) -> None:
     b = sub.add_parser("build", help="build the print-and-play PDFs")
     add_game_arguments(b)

@@ -6,7 +6,7 @@ import sys
 import time
 from pathlib import Path
 
-from .build import run as run_build
+from .build import defaults as build_defaults, run as run_build
 from .common import EXIT_OK, GAME_HELP, LAYOUTS_HELP, MODES, PAPERS, one_game, watched
 
 
@@ -19,7 +19,9 @@ def add(sub) -> None:
     w.add_argument("--out", help="output folder (default: build/)")
     w.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics format")
     w.add_argument("--jobs", "-j", type=int, default=1, help=argparse.SUPPRESS)
-    w.set_defaults(func=run, flip="long", back_offset=None, imposition="bleed", target="kit", errata=None)
+    # The build it runs gets every other build option at its default (a new build option needs nothing here).
+    w.set_defaults(func=run, **{k: v for k, v in build_defaults().items()
+                                if k not in ("func", "games", "layouts", "paper", "mode", "out", "format", "jobs")})
 
 
 def run(args) -> int:
