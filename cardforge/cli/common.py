@@ -64,6 +64,18 @@ def emit(report: Report, fmt: str) -> None:
         print(report.format_text(), file=sys.stderr)
 
 
+def prepared(game: Path, layouts: Path | None, report: Report):
+    """The game through the front end, or None after printing its diagnostics (the command then
+    exits with EXIT_CONTENT)."""
+    from ..diagnostics import ContentError
+    from ..prepare import prepare
+    try:
+        return prepare(game, report, layouts)
+    except ContentError:
+        emit(report, "text")
+        return None
+
+
 def watched(game: Path, layouts: Path | None) -> list[Path]:
     """The folders whose changes `serve` and `watch` follow: the game, its layouts and the fonts."""
     from ..layout.fonts import FONTS_DIR

@@ -7,8 +7,8 @@ import difflib
 import sys
 from pathlib import Path
 
-from ..diagnostics import ContentError, Report
-from .common import EXIT_CONTENT, EXIT_OK, LAYOUTS_HELP, UsageError, emit, games
+from ..diagnostics import Report
+from .common import EXIT_CONTENT, EXIT_OK, LAYOUTS_HELP, UsageError, emit, games, prepared
 
 SCREEN_DPI = 96  # --zoom 1: the size a browser shows at 100 %
 
@@ -30,17 +30,14 @@ def add(sub) -> None:
 
 def run(args) -> int:
     from ..output.raster import Face, face_images
-    from ..prepare import prepare
     game_dir = games([args.game])[0]
     dpi = args.zoom * SCREEN_DPI if args.zoom is not None else (args.dpi or 300)
     if not 10 <= dpi <= 1200:
         raise UsageError(f"{'--zoom %g' % args.zoom if args.zoom is not None else '--dpi %g' % dpi} asks for "
                          f"{dpi:g} dpi: choose between 10 and 1200 dpi (--zoom 0.1 to 12.5)")
     report = Report()
-    try:
-        prep = prepare(game_dir, report, args.layouts)
-    except ContentError:
-        emit(report, "text")
+    prep = prepared(game_dir, args.layouts, report)
+    if prep is None:
         return EXIT_CONTENT
     piece = _piece(prep, args.piece, game_dir)
     is_board = not hasattr(piece, "deck")

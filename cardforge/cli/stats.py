@@ -4,8 +4,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..diagnostics import ContentError, Report
-from .common import EXIT_CONTENT, EXIT_OK, GAME_HELP, LAYOUTS_HELP, UsageError, emit, one_game
+from ..diagnostics import Report
+from .common import EXIT_CONTENT, EXIT_OK, GAME_HELP, LAYOUTS_HELP, UsageError, emit, one_game, prepared
 
 
 def add(sub) -> None:
@@ -19,13 +19,10 @@ def add(sub) -> None:
 
 def run(args) -> int:
     from ..export.stats import format_text, game_stats, write_pdf
-    from ..prepare import prepare
     game = one_game(args)
     report = Report()
-    try:
-        prep = prepare(game, report, args.layouts)
-    except ContentError:
-        emit(report, "text")
+    prep = prepared(game, args.layouts, report)
+    if prep is None:
         return EXIT_CONTENT
     known = [deck.id for deck in prep.game.decks]
     for deck in args.deck or []:
