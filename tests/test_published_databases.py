@@ -230,6 +230,28 @@ def test_a_deck_leaves_out_the_records_its_filter_names(tmp_path):
         "01001", "01002", "01003", "01004"]
 
 
+def test_a_filter_sees_the_joined_fields_so_a_pack_file_chooses_the_set(tmp_path):
+    # FiveRingsDB lists a pack's cards in a file of their own (json/PackCard/core.json): the filter
+    # could not see joined fields, so the core set could not be built without the whole database.
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "packs/core.json", '  "01004": 2,\n  "01005": 1\n', '  "01004": 2\n')  # 01005: another pack
+    _edit(game / "cards/db/01005.json", "damage [fire]", "damage <b>[fire]")  # its own defect, not this set's
+    _edit(game / "game.yaml", "    front: vale-front", '    exclude: "card.quantity is not defined"\n'
+          "    front: vale-front")
+    code, found, err = _run(tmp_path, "build", "ember-vale", "--out", "out", "--paper", "a4")
+    assert (code, found) == (0, []), err
+    manifest = json.loads((tmp_path / "out/ember-vale/ember-vale-cards-a4.manifest.json").read_text("utf-8"))
+    fronts = [f["card"] for f in manifest["cards"] if f["side"] == "front"]
+    assert sorted(set(fronts)) == ["01001", "01002", "01003", "01004"]
+    assert len(fronts) == 1 + 3 + 2 + 2  # each with the copies its pack file gives
+    _edit(game / "game.yaml", "card.quantity is not defined", "record.quantity is not defined")  # as published
+    code, found, err = _run(tmp_path, "check", "ember-vale")  # no record has it: every one is left out
+    assert [line for line in found if "W-UNUSED-ICON" not in line] == [
+        "ember-vale/game.yaml:27:14: warning[W-EMPTY-DECK]: deck 'vale' has no cards: its exclude leaves out "
+        "all 5 of its records"]
+    assert "'card' the deck's card with its joined fields" in err
+
+
 def test_a_filter_that_fails_is_reported_once_at_the_deck(tmp_path):
     game = _copy(tmp_path, "ember-vale")
     _edit(game / "game.yaml", "    id_from: code", '    id_from: code\n    exclude: "record.hidden > 1"')

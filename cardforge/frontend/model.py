@@ -99,6 +99,7 @@ class Deck:
     view: str | None = None  # the id of the deck whose records this deck prints again (C7)
     quantity: int | str | None = None  # a view's copies per record: a number or a field name
     declared: list[str] = field(default_factory=list)  # every field a card may have (fields, set schema, mapping)
+    excluded: int = 0  # records its `exclude:` left out
 
 
 @dataclass
@@ -251,6 +252,12 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None,
         # An empty deck would build to nothing without a word (after errors its cards may just be left out).
         if not deck.cards and not report.has_errors():
             what = "token sheet" if deck.component == "tokens" else "deck"
+            if deck.excluded:  # a misspelt field is undefined: the filter then holds for every record
+                report.warning("W-EMPTY-DECK", f"{what} '{deck.id}' has no cards: its exclude leaves out "
+                               f"all {deck.excluded} of its records", game.doc.pos(deck.pointer + "/exclude"),
+                               help="check the field names it tests: 'record' is the record as published, "
+                               "'card' the deck's card with its joined fields")
+                continue
             report.warning("W-EMPTY-DECK", f"{what} '{deck.id}' has no cards, so nothing of it is printed",
                            game.doc.pos(deck.pointer + ("/view" if deck.view else "/cards")),
                            help="add cards to its card files, or remove it from game.yaml")
@@ -406,6 +413,7 @@ def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_i
                 for name in record.data:
                     seen[name] = seen.get(name, 0) + 1
     check_mapping(mapping, seen, total, doc, pointer, report)
+    deck.excluded = mapping.exclude.left_out if mapping.exclude is not None else 0
     if game.complete:  # every file and card of this deck loaded; else rows would name cards missing for that
         check_joins(mapping, deck.id, keys, report)
     game.complete = game.complete and complete_before
@@ -441,19 +449,20 @@ def _read_cards(game: Game, deck: Deck, card_doc: Document, found: list, mapping
         mapped = [mapping.apply(r) for r in found]
         target = MappedDocument(card_doc.path, [m[0] for m in mapped], [m[1] for m in mapped])
         entries = [(m[0], f"/cards/{i}") for i, m in enumerate(mapped)]
+    as_mapped = [card_data for card_data, _ in entries]  # what exclude: sees, whatever the language
     if game.overlay is not None:
         from .translations import apply_overlay
         target, entries = apply_overlay(game.overlay, mapping.id_from or "id", mapping.rename, target, entries, report)
     schema_json = schema_key(schema)
     remember = known_valid(schema_json, [card_data for card_data, _ in entries])  # None: every card known valid
     all_valid = True
-    for record, (card_data, card_pointer) in zip(found, entries):
+    for record, mapped, (card_data, card_pointer) in zip(found, as_mapped, entries):
         for join in mapping.joins:
             key = record.data.get(join.on)
             if isinstance(key, (int, str)) and not isinstance(key, bool):
                 keys.append(str(key))
         label = f"card '{card_data.get('id')}'" if isinstance(card_data.get("id"), str) else "card"
-        if mapping.exclude is not None and mapping.exclude.excludes(record.data, label, report):
+        if mapping.exclude is not None and mapping.exclude.excludes(record.data, mapped, label, report):
             continue  # the deck leaves it out (exclude:); its join keys still count as known
         bad: set[str] = set()
         if mapping.id_from and mapping.id_from not in record.data:
