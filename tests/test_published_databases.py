@@ -330,3 +330,19 @@ def test_a_glyph_the_face_lacks_is_drawn_by_its_fallback_font(tmp_path):
                      "layout 'vale-front': font 'sans-bold' has no glyph for '→' (U+2192)",
                      "ember-vale/game.yaml:10:25: error[E-FONT]: font_fallbacks: unknown font family 'symbol'"]
     assert "= help: did you mean 'symbols'?" in err
+
+
+def test_italic_text_draws_its_fallback_glyph_from_the_italic_face(tmp_path):
+    # The symbols family had no italic: an arrow in italic text was drawn upright (DejaVuSans).
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "game.yaml", "bleed: 3mm", "bleed: 3mm\nfont_fallbacks: {sans: [symbols]}")
+    _edit(game / "cards/db/01003.json", "is reduced by 1", "is reduced <i>→ ا</i> <b><i>→</i></b> by 1")
+    code, found, err = _run(tmp_path, "build", "ember-vale", "--out", "out", "--paper", "a4")
+    assert (code, found) == (0, []), err
+    import pdfplumber
+    with pdfplumber.open(tmp_path / "out/ember-vale/ember-vale-cards-a4.pdf") as pdf:
+        drawn = [(c["text"], c["fontname"].split("+")[1]) for page in pdf.pages for c in page.chars
+                 if c["text"] in "→ا"]
+    # the Arabic letter is in DejaVu's upright face only: drawn upright rather than failing
+    assert drawn == [("→", "DejaVuSans-Oblique"), ("ا", "DejaVuSans"), ("→", "DejaVuSans-BoldOblique")] * 2, drawn  # 2 copies
+

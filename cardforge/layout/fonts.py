@@ -135,13 +135,18 @@ class FontBook:
         self._glyphs[font_name] = frozenset(pdfmetrics.getFont(font_name).face.charToGlyph)
 
     def chain(self, font_name: str) -> list[str]:
-        """The font, then the same style of each fallback family (game.yaml `font_fallbacks`)."""
+        """The font, then each fallback family (game.yaml `font_fallbacks`): its face of the same
+        style first, then its nearer styles (an italic arrow is drawn slanted where the family has
+        an italic, and upright rather than not at all where only its upright face has the glyph)."""
         family, style = self._style_of.get(font_name, ("", "regular"))
         faces = [font_name]
         for other in self.fallbacks.get(family, []):
             found = self.family(other)
-            if found is not None and found.face(style) not in faces:
-                faces.append(found.face(style))
+            if found is None:
+                continue
+            for nearer in _FALLBACK[style]:
+                if nearer in found.styles and found.face(nearer) not in faces:
+                    faces.append(found.face(nearer))
         return faces
 
     def runs(self, font_name: str, text: str) -> list[tuple[str, str]]:
