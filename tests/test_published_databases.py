@@ -90,6 +90,10 @@ def test_git_files_and_helper_scripts_are_not_ignored_content_but_stray_data_is(
                 ".husky/pre-commit", "node_modules/x/index.js"):
         (game / rel).parent.mkdir(parents=True, exist_ok=True)
         (game / rel).write_text("{}\n", "utf-8")
+    (game / "bin").mkdir()
+    (game / "bin/console").write_text("#!/usr/bin/env php\n<?php\n", "utf-8")  # FiveRingsDB's Symfony app
+    for rel in ("symfony.lock", "COPYRIGHT.md", "update_locales.coffee"):  # NetrunnerDB's, ArkhamDB's
+        (game / rel).write_text("x\n", "utf-8")
     (game / "data/old").mkdir()
     (game / "data/old/draft.json").write_text("[]\n", "utf-8")
     code, found, _ = _run(tmp_path, "check", "star-courier")
@@ -97,6 +101,28 @@ def test_git_files_and_helper_scripts_are_not_ignored_content_but_stray_data_is(
     assert [line for line in _run(tmp_path, "check", "star-courier")[2].splitlines() if "warning[" in line] == [
         "star-courier/data/old/draft.json:1:1: warning[W-IGNORED-FILE]: this file is ignored: no layout draws it "
         "and game.yaml does not name it"]
+
+
+def test_the_rest_of_a_database_is_declared_not_the_games_with_ignore(tmp_path):
+    # A game folder that is a database's checkout got a warning for each of its other packs and
+    # translations: thousands for NetrunnerDB's, none of them a mistake.
+    game = _copy(tmp_path, "star-courier")
+    for rel in ("packs/second.json", "translations/fr/packs/second.fr.json", "cycles.json"):
+        (game / rel).parent.mkdir(parents=True, exist_ok=True)
+        (game / rel).write_text("[]\n", "utf-8")
+    long_text = "[" + '"Ŝ",' * 1366 + '"x"]\n'  # its 4,096th byte cuts a character in two: still text
+    (game / "translations/fr/notes.json").write_text(long_text, "utf-8")
+    code, found, _ = _run(tmp_path, "check", "star-courier")
+    assert code == 0 and len(found) == 4
+    assert "star-courier/translations/fr/notes.json:1:1: warning[W-IGNORED-FILE]: this file is ignored: no " \
+        "layout draws it and game.yaml does not name it" in found  # was "...notes.json is ignored", no line
+    _edit(game / "game.yaml", "card_size: bridge", 'card_size: bridge\nignore: ["*.json", "old/"]')
+    code, found, _ = _run(tmp_path, "check", "star-courier")
+    assert (code, found) == (0, ["star-courier/game.yaml:9:20: warning[W-IGNORE]: ignore: 'old/' matches no "
+                                 "file the check would report"])
+    _edit(game / "game.yaml", '["*.json", "old/"]', '[packs/, "translations/*/packs/*"]')
+    code, found, _ = _run(tmp_path, "check", "star-courier")
+    assert [line.split(":")[0] for line in found] == ["star-courier/cycles.json", "star-courier/translations/fr/notes.json"]
 
 
 # -- a whole-pack schema, with a pointer to one card ------------------------------------------------

@@ -2,6 +2,8 @@
 icons and files."""
 from __future__ import annotations
 
+import codecs
+import fnmatch
 import os
 import re
 from dataclasses import dataclass, field
@@ -23,10 +25,10 @@ RULES_FILE = "rules.yaml"  # the game's own rules (see check.py)
 OWN_FILES = re.compile(r"^\..+\.cardforge(\.lock|-stage-\d+)$")  # output/lock.py, output/replace.py
 # A database's own tooling beside its data (git and editor settings, scripts, package manifests):
 # never content, so never "ignored". Data files (.json, .yaml, .csv) are still reported.
-TOOL_FILES = re.compile(r"^\.|\.(py|js|mjs|cjs|ts|sh|bash|bat|ps1|rb|php|pl)$|^(makefile|dockerfile|package(-lock)?\.json"
-                        r"|yarn\.lock|tsconfig\.json|composer\.(json|lock)|requirements\.txt|pyproject\.toml"
+TOOL_FILES = re.compile(r"^\.|\.(py|js|mjs|cjs|ts|sh|bash|bat|ps1|rb|php|pl|coffee|lock)$|^(makefile|dockerfile|package(-lock)?\.json"
+                        r"|tsconfig\.json|composer\.json|requirements\.txt|pyproject\.toml"
                         r"|setup\.cfg|changelog(\..*)?|contributing(\..*)?)$", re.I)
-KEEP_FILES = re.compile(r"^(readme|credits|licen[cs]e|copying|notice|authors)([._-].*)?$|^rules\.md$", re.I)  # RULES.md: the coverage document
+KEEP_FILES = re.compile(r"^(readme|credits|licen[cs]e|copying|copyright|notice|authors)([._-].*)?$|^rules\.md$", re.I)  # RULES.md: the coverage document
 
 
 @dataclass
@@ -228,6 +230,7 @@ def check_files(game: Game, report: Report, used: AssetUse) -> None:
             path = safe_path(game.root, rel)
             if path is not None:
                 known.add(path)
+    not_ours = _NotOurs(game)
     ignored: list[Path] = []
     for folder, dirs, files in os.walk(game.root):
         here = Path(folder)
@@ -241,8 +244,12 @@ def check_files(game: Game, report: Report, used: AssetUse) -> None:
             rel = path.relative_to(game.root)
             if _resolved(path) in known or KEEP_FILES.match(name) or TOOL_FILES.search(name) or OWN_FILES.match(name) or _is_output(path):
                 continue
+            if _head(path, 2) == b"#!":
+                continue  # a script (bin/console), whatever its name: tooling, not content
             if any(_resolved(path).is_relative_to(folder) for folder in translated):
                 continue  # a translation, checked by `check --lang`
+            if not_ours.matches(rel.as_posix()):
+                continue  # game.yaml's ignore: not the game's (a database's other packs)
             if rel.parts[0] == "icons" and path.suffix.lower() == ".svg":
                 continue  # an icon; unused ones are W-UNUSED-ICON
             if rel.parts[0] == "layouts" and path.suffix.lower() in (".yaml", ".yml"):
@@ -250,6 +257,7 @@ def check_files(game: Game, report: Report, used: AssetUse) -> None:
             if name.endswith((".schema.json", "_schema.json", "-schema.json")):
                 continue  # a JSON Schema for the editor (`cardforge schema`, `cardforge new`)
             ignored.append(rel)
+    not_ours.report_unused(report)
     for rel in ignored:
         path = game.root / rel
         if path.suffix.lower() in (".yaml", ".yml"):
@@ -265,6 +273,33 @@ def check_files(game: Game, report: Report, used: AssetUse) -> None:
         where = Position(path, 1, 1) if text_file else None
         report.warning("W-IGNORED-FILE", ("this file is ignored: " if text_file else
                                           f"{display_path(path, None)} is ignored: ") + why, where, help=help_)
+
+
+class _NotOurs:
+    """game.yaml's `ignore:`: the files of the game folder that are not the game's (the rest of
+    a published database), each a glob over the path in the game folder ('*' crosses folders, a
+    pattern ending in '/' names a folder). A pattern that matches no file is a warning."""
+
+    def __init__(self, game: Game):
+        patterns = game.data.get("ignore") if isinstance(game.data, dict) else None
+        self.patterns = [p for p in patterns if isinstance(p, str) and p] if isinstance(patterns, list) else []
+        self.used = [False] * len(self.patterns)
+        self.doc = game.doc
+
+    def matches(self, rel: str) -> bool:
+        found = False
+        for i, pattern in enumerate(self.patterns):
+            if rel.startswith(pattern) if pattern.endswith("/") else fnmatch.fnmatchcase(rel, pattern):
+                self.used[i] = found = True
+        return found
+
+    def report_unused(self, report: Report) -> None:
+        for i, pattern in enumerate(self.patterns):
+            if not self.used[i]:
+                report.warning("W-IGNORE", f"ignore: '{pattern}' matches no file the check would report",
+                               self.doc.pos(f"/ignore/{i}"),
+                               help="a glob over the path in the game folder ('*.json', 'v2/*'), or a folder "
+                               "ending in '/'; remove it if the files are gone")
 
 
 OUTPUT_SUFFIXES = (".manifest.json", ".pdf", ".pdf.tmp", ".manifest.json.tmp")
@@ -294,7 +329,7 @@ def _head(path: Path, size: int = 4096) -> bytes:
 def _is_text(path: Path) -> bool:
     try:
         head = read_bounded(path, 4096)[:4096]
-        head.decode("utf-8")
+        codecs.getincrementaldecoder("utf-8")().decode(head)  # a character cut at 4096 bytes is still text
     except (OSError, UnicodeDecodeError):
         return False
     return b"\0" not in head
