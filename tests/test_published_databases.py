@@ -307,9 +307,11 @@ def test_a_bracketed_number_is_text_in_the_netrunnerdb_dialect(tmp_path):
     assert found == ["ember-vale/cards/db/01005.json:8:17: error[E-MARKUP-SYMBOL]: card '01005', field 'text': "
                      "unknown symbol '[3]'"]
     _preset(game, "netrunnerdb")
+    _edit(game / "cards/db/01005.json", "to an enemy.", "to an enemy. Then trace[X].")  # X: a number the card gives
     code, _, err = _run(tmp_path, "build", "ember-vale", "--out", "out", "--paper", "a4")
     assert code == 0, err
-    assert _front_frames(tmp_path, "ember-vale", "01005")["text"].startswith("Trace[3]. When Ember Sprite")
+    text = _front_frames(tmp_path, "ember-vale", "01005")["text"]
+    assert text.startswith("Trace[3]. When Ember Sprite") and text.endswith("Then trace[X]."), text
 
 
 def test_arkhamdb_traits_and_marks_of_a_games_own(tmp_path):

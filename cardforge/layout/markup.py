@@ -36,7 +36,7 @@ PRESETS = {
                  "marks": [{"regex": r"\[\[([^\[\]]+)\]\]", "style": "bold-italic"}]},  # [[Trait]]
     "netrunnerdb": {"html": True, "symbols": "[name]",
                     "tags": {"trace": "bold", "errata": "italic", "champion": "none", "ul": "none", "li": "break"},
-                    "marks": [{"regex": r"\[(\d+)\]", "text": r"[\1]"}]},  # Trace[3] prints as written
+                    "marks": [{"regex": r"\[(\d+|X)\]", "text": r"[\1]"}]},  # Trace[3], trace[X]: as written
     "fiveringsdb": {"html": True, "symbols": "[name]"},
 }
 MARK_STYLES = {"bold": "**", "italic": "*", "bold-italic": "***"}
