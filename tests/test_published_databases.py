@@ -240,6 +240,24 @@ def test_a_schema_error_in_one_card_hides_no_other_cards_glyph_error(tmp_path):
             "set's schema asks for when type_code is 'ally'"], command
 
 
+def test_every_stage_reports_at_once_schema_markup_icons_fit_and_glyphs(tmp_path):
+    # ArkhamDB's 32 markup errors hid its 9 icon errors and a glyph error.
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "cards/db/01005.json", '"health": 1,', "")  # schema
+    _edit(game / "cards/db/01002.json", "to an enemy.", "to an <blink>enemy</blink>.")  # markup
+    _edit(game / "cards/db/01003.json", "by 1 [shield].", "by 1 [shield]." + " Again and again." * 60)  # fit
+    _edit(game / "cards/db/01001.json", "each enemy.", "each enemy → all.")  # glyph
+    (game / "icons/coin.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">'
+                                          '<text x="2" y="20">$</text></svg>', "utf-8")  # icon
+    for command in ("check", "build"):
+        code, found, _ = _run(tmp_path, command, "ember-vale", *(["--out", "out"] if command == "build" else []))
+        assert code == 1
+        assert [line.split(": error[")[0] + " " + line.split(": error[")[1].split("]")[0] for line in found] == [
+            "ember-vale/cards/db/01001.json:1:1 E-GLYPH", "ember-vale/cards/db/01002.json:7:39 E-MARKUP-TAG",
+            "ember-vale/cards/db/01003.json:1:1 E-TEXT-OVERFLOW", "ember-vale/cards/db/01005.json:4:16 E-SET-SCHEMA",
+            "ember-vale/icons/coin.svg:1:1 E-ICON"], command
+
+
 # -- records a database marks as not printable ------------------------------------------------------
 
 def test_a_deck_leaves_out_the_records_its_filter_names(tmp_path):
