@@ -141,9 +141,8 @@ def _check_page_text(game: Game, fonts, report: Report) -> None:
         missing = [ch for ch in fonts.missing_chars(font, text) if (pointer, ch) not in reported]
         if missing:
             reported.update((pointer, ch) for ch in missing)
-            shown = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
-            report.error("E-GLYPH", f"font '{font}' has no glyph for {shown}, printed on the cover and page footers",
-                         game.doc.pos(pointer), help="replace the character")
+            report.error("E-GLYPH", fonts.glyph_message(font, missing) + ", printed on the cover and page footers",
+                         game.doc.pos(pointer), help=fonts.glyph_help(font, missing))
 
 
 def _used_at(game: Game, card: Card, side: str) -> Position:

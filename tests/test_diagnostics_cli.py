@@ -68,7 +68,7 @@ CASES = {
     "missing-glyph-cjk": (
         dict(cards_yaml=CARDS_YAML.replace("First card,", "First \u6f22 card,")),
         f"{CARDS}:2:5: error[E-GLYPH]: card 'alpha' (front), frame 'text' of layout 'front': "
-        "font 'sans-regular' has no glyph for '\u6f22' (U+6F22)"),
+        "font 'sans-regular' has no glyph for '\u6f22' (U+6F22, Han)"),
     "unknown-icon": (
         dict(layout_yaml=ICON_LAYOUT),
         f"{CARDS}:2:5: error[E-UNKNOWN-ICON]: card 'alpha' (front), frame 'mark' of layout 'front': "

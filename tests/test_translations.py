@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import GAME_YAML, headlines, make_game
+from conftest import CARDS_YAML, GAME_YAML, headlines, make_game
 
 GAME_DE = GAME_YAML.replace("card_size: poker\n", "languages: [de]\ncard_size: poker\n")
 
@@ -222,3 +222,49 @@ def test_table_rows_are_translated_in_order_and_a_row_count_mismatch_is_an_error
     load_game(game, report, lang="de")
     assert [(d.code, d.position.line, d.message) for d in report.items] == [
         ("E-TRANSLATION", 3, "the translation has 1 item where the source has 2")]
+
+
+# -- fonts for every script ---------------------------------------------------------------------------
+
+def test_a_missing_glyph_names_its_script_and_the_fallback_to_add_then_cjk_prints_it_subset(
+        tmp_path, capsys, monkeypatch):
+    import pdfplumber
+    import subprocess
+    from cardforge.cli import main
+    game = game_de(tmp_path, OVERLAY.replace("Erste Karte,", "Erste 한국 Karte, 漢字,"))
+    code, lines = check(game, capsys, monkeypatch, "--lang", "de")
+    assert code == 1
+    assert lines == ["tiny/translations/de/cards.yaml:2:5: error[E-GLYPH]: card 'alpha' (front), frame 'text' of "
+                     "layout 'front': font 'sans-regular' has no glyph for '국' (U+AD6D, Hangul), '한' (U+D55C, "
+                     "Hangul), '字' (U+5B57, Han), '漢' (U+6F22, Han)"], lines
+    monkeypatch.chdir(game.parent)
+    main(["check", game.name, "--lang", "de"])
+    assert "= help: add a font that has Han and Hangul letters to the fallback chain of 'sans' in game.yaml: " \
+        "font_fallbacks: {sans: [cjk]}" in capsys.readouterr().err
+    (game / "game.yaml").write_text(GAME_DE + "font_fallbacks: {sans: [symbols, cjk]}\n", "utf-8")
+    assert main(["build", game.name, "--lang", "de", "--paper", "a4", "--out", "out", "-j", "1"]) == 0
+    pdf_path = game.parent / "out/tiny/tiny-cards-a4-de.pdf"
+    with pdfplumber.open(pdf_path) as pdf:
+        hangul = [c for page in pdf.pages for c in page.chars if c["text"] in "한국漢字"]
+        text = "".join(page.extract_text() for page in pdf.pages)
+    assert len(hangul) == 4 and all(c["fontname"].endswith("+WenQuanYiMicroHei-0") for c in hangul), hangul
+    assert "Erste 한국 Karte, 漢字," in text
+    fonts = subprocess.run(["pdffonts", str(pdf_path)], capture_output=True, text=True, check=True).stdout
+    rows = fonts.splitlines()[2:]
+    assert rows and all(row.split()[-5:-3] == ["yes", "yes"] for row in rows), fonts  # embedded, subset
+    assert pdf_path.stat().st_size < 400_000  # a subset of the 5 MB font, not the font
+
+
+def test_a_glyph_no_font_of_ours_has_says_how_to_bring_a_font(tmp_path, capsys, monkeypatch):
+    from cardforge.cli import main
+    from cardforge.layout.fonts import script_of
+    game = make_game(tmp_path, game_yaml=GAME_YAML + "font_fallbacks: {sans: [cjk]}\n",
+                     cards_yaml=CARDS_YAML.replace("First card,", "First ሀ card,"))  # Ethiopic
+    monkeypatch.chdir(game.parent)
+    assert main(["check", game.name]) == 1
+    err = capsys.readouterr().err
+    assert "font 'sans-regular' has no glyph for 'ሀ' (U+1200, Ethiopic)" in err
+    assert "= help: copy a TrueType font that has Ethiopic letters into the game folder with its licence, name it " \
+        "under 'fonts:' (fonts: {mine: {regular: fonts/Mine.ttf}}) and add it to the fallback chain of 'sans': " \
+        "font_fallbacks: {sans: [cjk, mine]}; or replace the character" in err
+    assert [script_of(ch) for ch in "Жλカひ、→7"] == ["Cyrillic", "Greek", "Katakana", "Hiragana", "Han", None, None]

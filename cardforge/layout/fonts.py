@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -175,6 +176,53 @@ class FontBook:
                 self._missing.clear()
             self._missing[key] = missing
         return missing
+
+
+    def glyph_message(self, font_name: str, chars: list[str]) -> str:
+        return f"font '{font_name}' has no glyph for " + ", ".join(describe_char(ch) for ch in chars)
+
+    def glyph_help(self, font_name: str, chars: list[str]) -> str:
+        """How to print `chars`: the family to add to the face's fallback chain where one of ours has
+        them all, else how to bring a font of one's own."""
+        family = self._style_of.get(font_name, (font_name,))[0]
+        chain = self.fallbacks.get(family, [])
+        scripts = sorted({s for s in map(script_of, chars) if s})
+        what = " and ".join(scripts) + " letters" if scripts else "these characters"
+        for other in sorted(self.names(), key=lambda name: (not scripts and name != "symbols", name)):
+            if other == family or other in chain:
+                continue
+            try:
+                face = self.family(other).face("regular")
+            except FontError:
+                continue  # a game's damaged font is reported where it is declared
+            if all(ord(ch) in self._glyphs[face] for ch in chars):
+                return (f"add a font that has {what} to the fallback chain of '{family}' in game.yaml: "
+                        f"font_fallbacks: {{{family}: [{', '.join(chain + [other])}]}}")
+        return (f"copy a TrueType font that has {what} into the game folder with its licence, name it under "
+                "'fonts:' (fonts: {mine: {regular: fonts/Mine.ttf}}) and add it to the fallback chain of "
+                f"'{family}': font_fallbacks: {{{family}: [{', '.join(chain + ['mine'])}]}}; or replace the character")
+
+
+# The first word of a letter's Unicode name is its script, but for these qualifiers and names.
+_NAME_QUALIFIERS = {"HALFWIDTH", "FULLWIDTH", "SMALL", "CAPITAL", "MODIFIER", "MATHEMATICAL"}
+_SCRIPT_NAMES = {"CJK": "Han", "IDEOGRAPHIC": "Han", "HIRAGANA": "Hiragana", "KATAKANA": "Katakana"}
+
+
+def script_of(ch: str) -> str | None:
+    """The script of a letter as a reader names it ("Cyrillic", "Han", "Hangul"); CJK punctuation
+    counts as Han; None for other symbols, digits and punctuation."""
+    code = ord(ch)
+    if not unicodedata.category(ch).startswith("L"):
+        return "Han" if 0x3000 <= code <= 0x303F or 0xFF00 <= code <= 0xFF0F else None
+    words = [w for w in unicodedata.name(ch, "").split(" ") if w not in _NAME_QUALIFIERS]
+    if not words:
+        return None
+    return _SCRIPT_NAMES.get(words[0], words[0].capitalize())
+
+
+def describe_char(ch: str) -> str:
+    script = script_of(ch)
+    return f"'{ch}' (U+{ord(ch):04X}{', ' + script if script else ''})"
 
 
 _builtin: FontBook | None = None

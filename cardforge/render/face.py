@@ -330,10 +330,9 @@ class CardRenderer:
                                   runs=self.fonts.runs if self.fonts.fallbacks else None)
             self._rich_cache[key] = rich
         if rich.missing:
-            shown = "; ".join(f"font '{f}' has no glyph for " + ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in chars)
-                              for f, chars in rich.missing.items())
-            raise RenderError("E-GLYPH", shown,
-                              help="replace the character, or choose a font that has it (e.g. 'symbols')")
+            shown = "; ".join(self.fonts.glyph_message(f, chars) for f, chars in rich.missing.items())
+            first, chars = next(iter(rich.missing.items()))
+            raise RenderError("E-GLYPH", shown, help=self.fonts.glyph_help(first, chars))
         return rich
 
     def _fit(self, rich, markup_key, w, h, size, min_size, leading):
