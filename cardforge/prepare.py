@@ -78,7 +78,7 @@ def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None,
         raise ContentError(report) from None
     _check_page_text(game, fonts, report)
     roots = layout_roots(game_dir, game.id, layouts_dir)
-    layouts = LayoutSet(roots, report, game.min_type)
+    layouts = LayoutSet(roots, report, game.min_type, game.lang)
     icons = IconLibrary([game.root / "icons"] + [r / "icons" for r in roots[1:]])
     apply_markup(game, icons, report)  # card text in a community's markup -> rich text
     faces: dict[tuple[str, str], Layout | None] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import CARDS_YAML, GAME_YAML, headlines, make_game
+from conftest import CARDS_YAML, FRONT_LAYOUT, GAME_YAML, headlines, make_game
 
 GAME_DE = GAME_YAML.replace("card_size: poker\n", "languages: [de]\ncard_size: poker\n")
 
@@ -268,3 +268,80 @@ def test_a_glyph_no_font_of_ours_has_says_how_to_bring_a_font(tmp_path, capsys, 
         "under 'fonts:' (fonts: {mine: {regular: fonts/Mine.ttf}}) and add it to the fallback chain of 'sans': " \
         "font_fallbacks: {sans: [cjk, mine]}; or replace the character" in err
     assert [script_of(ch) for ch in "Жλカひ、→7"] == ["Cyrillic", "Greek", "Katakana", "Hiragana", "Han", None, None]
+
+
+def _published(tmp_path: Path, languages: str, files: dict[str, str], text: str = "Act [fast]: draw [[Spell]].",
+               layout_yaml: str | None = None) -> Path:
+    """A small database in the published shape: a JSON pack keyed by `code`, [symbols], [[Trait]]."""
+    game_yaml = GAME_YAML.replace("card_size: poker\n", languages + "font_fallbacks: {sans: [cjk], display: [cjk]}\n"
+                                  "markup: {preset: arkhamdb, icons: {fast: star, free: star}}\ncard_size: poker\n")
+    game_yaml = game_yaml.replace("    cards: cards/cards.yaml\n", "    cards: pack/core.json\n    id_from: code\n")
+    game_yaml = game_yaml.replace("      title: {type: string}\n", "      title: {type: string}\n      code: {type: string}\n"
+                                  "      keywords: {type: string}\n")
+    cards = (f'[{{"code": "01001", "title": "Alpha", "text": "{text}", "cost": 1}},\n'
+             ' {"code": "01002", "title": "Beta", "text": "Plain.", "cost": 2, "keywords": "Connection"}]\n')
+    extra = {"layout_yaml": layout_yaml} if layout_yaml else {}
+    return make_game(tmp_path, game_yaml=game_yaml, cards_yaml=None, files={"pack/core.json": cards, **files}, **extra)
+
+
+def test_arkhamdb_shape_files_choose_the_packs_traits_are_words_and_free_is_fast(tmp_path, capsys, monkeypatch):
+    # ArkhamDB: translations/<lang>/pack/<cycle>/<pack>.json; a language's folder holds every pack.
+    core = ('[{"code": "01001", "title": "Alpha (de)", "text": "Aktion [free]: ziehe [[Zauber]]."},\n'
+            ' {"code": "01002", "text": "Einfach [fast]."}]\n')
+    other = '[{"code": "02001", "title": "Anderes Paket"}]\n'
+    languages = "languages:\n  - {lang: de, path: translations/de/pack/core, files: [core.json]}\n"
+    game = _published(tmp_path, languages, {"translations/de/pack/core/core.json": core,
+                                            "translations/de/pack/core/rcore.json": other})
+    code, lines = check(game, capsys, monkeypatch, "--lang", "de")
+    assert (code, lines) == (0, ["tiny/translations/de/pack/core/core.json:2:28: warning[W-ICON-PARITY]: the "
+                                 "translation's icons differ from the source's: extra star"]), lines
+    (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8").replace("files: [core.json]",
+                                                                                   "files: [core.json, cor.json]"))
+    code, lines = check(game, capsys, monkeypatch, "--lang", "de")
+    assert "tiny/game.yaml:4:68: warning[W-IGNORE]: 'cor.json' matches no overlay file of " \
+        "'translations/de/pack/core'" in lines, lines
+
+
+def test_netrunnerdb_shape_a_field_only_other_cards_have_warns_and_prints_the_source(tmp_path, capsys, monkeypatch):
+    # NetrunnerDB: translations/<lang>/pack/<pack>.<lang>.json; Corporate Troubleshooter lost its keywords.
+    overlay = ('[{"code": "01001", "title": "Alpha", "keywords": "Kontakt", "text": "Agir [fast] : [[Sort]]."}]\n')
+    languages = "languages:\n  - {lang: fr, path: translations/fr/pack, files: ['core.*.json']}\n"
+    game = _published(tmp_path, languages, {"translations/fr/pack/core.fr.json": overlay,
+                                            "translations/fr/pack/td.fr.json": '[{"code": "09001"}]\n'})
+    code, lines = check(game, capsys, monkeypatch, "--lang", "fr")
+    assert (code, lines) == (0, ["tiny/translations/fr/pack/core.fr.json:1:38: warning[W-TRANSLATION-FIELD]: the "
+                                 "translation sets 'keywords', which its source record does not have (other cards "
+                                 "do), so it is not printed"]), lines
+
+
+def test_chinese_breaks_between_characters_and_a_name_all_in_the_fallback_font_prints(tmp_path, capsys, monkeypatch):
+    import pypdf
+    from cardforge.cli import main
+    text = "在你擊敗一名敵人後：發現所在地點的一個線索。所有的書在我眼中跟兒歌無異。它們過去可能有用，但現在需要一種全新的解釋了。" * 2
+    overlay = f'[{{"code": "01001", "title": "은폐", "text": "{text}[fast]"}}]\n'
+    game = _published(tmp_path, "languages: [{lang: zh, path: translations/zh}]\n",
+                      {"translations/zh/core.json": overlay}, text="Hide. [fast]")
+    monkeypatch.chdir(game.parent)
+    assert main(["build", game.name, "--lang", "zh", "--paper", "a4", "--out", "out", "-j", "1"]) == 0
+    pages = pypdf.PdfReader(game.parent / "out/tiny/tiny-cards-a4-zh.pdf").pages
+    printed = "".join(page.extract_text() for page in pages)
+    assert "은폐" in printed  # drawn whole by the fallback font (was empty boxes in the display font)
+    lines = [line for line in printed.splitlines() if "敵" in line or "書" in line or "解" in line]
+    assert len(lines) >= 4 and all(len(line) < 30 for line in lines), lines  # broken inside the "word"
+    assert not any(line.startswith(("，", "。", "：")) for line in printed.splitlines())  # kinsoku
+
+
+def test_a_layout_sets_per_language_overrides(tmp_path, capsys, monkeypatch):
+    long = "Eine lange Übersetzung, die nicht in den Rahmen passt. " * 9
+    layout = FRONT_LAYOUT.replace("height: 40mm", "height: 20mm")
+    game = make_game(tmp_path, game_yaml=GAME_DE, layout_yaml=layout,
+                     files={"translations/de/cards.yaml": OVERLAY.replace("Erste Karte,", long)})
+    code, lines = check(game, capsys, monkeypatch, "--lang", "de")
+    assert code == 1 and [line.split(": error")[0] for line in lines] == ["tiny/translations/de/cards.yaml:2:5"]
+    (game / "layouts/front.yaml").write_text(layout + "languages:\n  de: {frames: {text: {height: 60mm}}}\n"
+                                             "  fr: {frames: {text: {size: 80pt}}}\n", "utf-8")
+    assert check(game, capsys, monkeypatch, "--lang", "de") == (0, [])
+    assert check(game, capsys, monkeypatch) == (0, [])  # the source keeps its own frames
+    (game / "layouts/front.yaml").write_text(layout + "languages:\n  de: {frames: {text: {heigth: 60mm}}}\n", "utf-8")
+    code, lines = check(game, capsys, monkeypatch, "--lang", "de")
+    assert code == 1 and any(line.startswith("tiny/layouts/front.yaml:5:") for line in lines), lines

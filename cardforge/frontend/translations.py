@@ -16,11 +16,14 @@ reported at the overlay's line.
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import regex
 
 from ..diagnostics import Position, Report, refine
 from .load import Document, load_yaml, pointer_join
@@ -46,6 +49,15 @@ def languages(data: dict) -> dict[str, str]:
     return found
 
 
+def _chosen_files(data: dict, lang: str) -> tuple[list[str], str] | None:
+    """A language's `files:` globs (a database's folder holds every pack's overlays; a game prints
+    some), with the pointer of its entry; None: every overlay file of its folder."""
+    for i, item in enumerate(data.get("languages") or []):
+        if isinstance(item, dict) and item.get("lang") == lang and isinstance(item.get("files"), list):
+            return [str(p) for p in item["files"]], f"/languages/{i}"
+    return None
+
+
 @dataclass
 class OverlayRecord:
     data: dict
@@ -69,6 +81,7 @@ class Overlay:
     key_fields: set[str] = field(default_factory=lambda: {"id"})  # the decks' id fields (`id_from`)
     syntaxes: list[str] = field(default_factory=list)  # the deck's markup symbols (regexes) ...
     aliases: dict[str, str] = field(default_factory=dict)  # ... and their icons' other names
+    marks: list[dict] = field(default_factory=list)  # ... and its marks, read before the symbols
     _index: dict[str, dict[str, OverlayRecord]] = field(default_factory=dict)
 
     def use_deck(self, key_field: str, dialect) -> None:
@@ -76,6 +89,7 @@ class Overlay:
         self.key_fields.add(key_field)
         self.syntaxes = list(dialect.symbols) if dialect is not None else []
         self.aliases = dict(dialect.icons) if dialect is not None else {}
+        self.marks = list(dialect.marks) if dialect is not None else []
 
     def find(self, key_field: str, key: str, report: Report) -> OverlayRecord | None:
         if key_field not in self._index:
@@ -112,7 +126,17 @@ def load_overlay(root: Path, game_data: dict, game_doc: Document, lang: str, rep
                      help=f"create it (`cardforge translate update GAME {lang}` writes a skeleton)")
         return None
     shown = Path(root) / known[lang]  # as the user named it, for the diagnostics' paths
-    for path in sorted(p for p in shown.rglob("*") if p.is_file() and p.suffix.lower() in CARD_SUFFIXES):
+    chosen = _chosen_files(game_data, lang)
+    found = sorted(p for p in shown.rglob("*") if p.is_file() and p.suffix.lower() in CARD_SUFFIXES)
+    if chosen is not None:
+        patterns, pointer = chosen
+        for i, pattern in enumerate(patterns):
+            if not any(fnmatch.fnmatchcase(p.relative_to(shown).as_posix(), pattern) for p in found):
+                report.warning("W-IGNORE", f"'{pattern}' matches no overlay file of '{known[lang]}'",
+                               game_doc.pos(f"{pointer}/files/{i}"), help="correct the pattern, or remove it")
+        found = [p for p in found if p.name in (STRINGS_FILE, TABLES_FILE) or any(
+            fnmatch.fnmatchcase(p.relative_to(shown).as_posix(), pattern) for pattern in patterns)]
+    for path in found:
         if safe_path(root, path.relative_to(root).as_posix()) is None:
             continue  # a link out of the game folder is not read
         doc = load_yaml(path, report)
@@ -168,6 +192,7 @@ def apply_overlay(overlay: Overlay, key_field: str, rename: dict[str, str], targ
     cards = [dict(data) for data in target.data["cards"]] if isinstance(target.data, dict) else []
     overrides: dict[int, tuple[OverlayRecord, dict[str, str]]] = {}
     merged_entries = []
+    deck_fields = {name for card_data, _ in entries for name in card_data}
     for card_data, pointer in entries:
         index = int(pointer.rsplit("/", 1)[1])
         card_id = card_data.get("id")
@@ -182,6 +207,13 @@ def apply_overlay(overlay: Overlay, key_field: str, rename: dict[str, str], targ
             if name in (key_field, "id", SOURCE_KEY):
                 continue
             target_name = rename.get(name, name)
+            if target_name not in card_data and target_name in deck_fields:
+                # Not a misspelling: other cards have it. The source is silent here (NetrunnerDB's
+                # Corporate Troubleshooter lost its keywords); the kit prints the source.
+                report.warning("W-TRANSLATION-FIELD", f"the translation sets '{name}', which its source record "
+                               "does not have (other cards do), so it is not printed", record.doc.pos(pointer_join(record.pointer, name), key=True),
+                               help="add the field to the source record, or remove it from the translation")
+                continue
             if target_name not in card_data:
                 _unknown(record, name, list(card_data), report)
                 continue
@@ -227,10 +259,22 @@ def _unknown(record: OverlayRecord, name: str, known: list[str], report: Report,
                  "source record; add the field to the source first")
 
 
-def symbols(text: str, syntaxes: list[str], aliases: dict[str, str]) -> list[str]:
-    """The icons a text names, in order: cardforge's :icon: and the game's markup symbols, each
-    under its current name (an alias such as ArkhamDB's [free] for [fast] counts as that icon)."""
-    found = [m.group(1) for m in _NATIVE_ICON.finditer(text)]
+def symbols(text: str, syntaxes: list[str], aliases: dict[str, str], marks: list[dict] = ()) -> list[str]:
+    """The icons a text names: cardforge's :icon:, the game's marks that draw an icon and its
+    markup symbols, each under its current name (an alias such as ArkhamDB's [free] for [fast]
+    counts as that icon).  A mark that sets a style or a text (ArkhamDB's [[Trait]]) is a word the
+    translation translates, not a symbol, as the markup reads it first."""
+    found = []
+    for mark in marks:
+        try:
+            pattern = regex.compile(mark["regex"] if "regex" in mark else regex.escape(mark.get("token", "")))
+            matches = list(pattern.finditer(text, timeout=0.5))
+        except (KeyError, ValueError, TimeoutError, regex.error):
+            continue  # the markup stage reports the mark itself
+        found += [m.expand(mark["icon"]) for m in matches if "icon" in mark]
+        for m in reversed(matches):
+            text = text[:m.start()] + " " + text[m.end():]
+    found += [m.group(1) for m in _NATIVE_ICON.finditer(text)]
     for syntax in syntaxes:
         found += [m.group(1) for m in re.finditer(syntax, text)]
     return [aliases.get(name, name) for name in found]
@@ -252,8 +296,8 @@ def _check_texts(merge: _Merge, overlay: Overlay, report: Report) -> None:
     doc = merge.record.doc
     for pointer, source, text in merge.texts:
         at = doc.pos(pointer)
-        want, got = Counter(symbols(source, overlay.syntaxes, overlay.aliases)), \
-            Counter(symbols(text, overlay.syntaxes, overlay.aliases))
+        want, got = Counter(symbols(source, overlay.syntaxes, overlay.aliases, overlay.marks)), \
+            Counter(symbols(text, overlay.syntaxes, overlay.aliases, overlay.marks))
         if want != got:
             missing, extra = sorted((want - got).elements()), sorted((got - want).elements())
             report.warning("W-ICON-PARITY", "the translation's icons differ from the source's: "

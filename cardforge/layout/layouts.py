@@ -4,7 +4,8 @@ A layout is a YAML file of named frames (text, image, icon, icon_row, shape) wit
 positions in any unit, measured from the top-left corner of the card's trim box.
 `extends: other` starts from another layout: frames with the same name are
 merged key by key, new frames are drawn after the inherited ones, and `name: null`
-removes an inherited frame.  Layouts are looked up, in order, in the game
+removes an inherited frame.  `languages: {de: {frames: {...}}}` merges a language's frames the
+same way over the layout's own, when the kit is built in that language.  Layouts are looked up, in order, in the game
 folder's layouts/, in <layouts root>/<game id>/ and <layouts root>/common/, and in
 the common layouts shipped inside cardforge (cardforge/layout/common/).
 """
@@ -81,7 +82,8 @@ class Layout:
 class LayoutSet:
     """Resolves layout names for one game, loading each file once."""
 
-    def __init__(self, roots: list[Path], report: Report, min_type: float = MIN_TYPE):
+    def __init__(self, roots: list[Path], report: Report, min_type: float = MIN_TYPE, lang: str | None = None):
+        self.lang = lang  # the kit's language: its `languages:` overrides apply (None: the source)
         self.searched = list(roots)
         self.roots = [r for r in roots if r.is_dir()]
         self.report = report
@@ -182,19 +184,23 @@ class LayoutSet:
             colors.update(data.get("colors", {}))
             if "size" in data:
                 size = (data["size"], doc.pos("/size"))
-            for frame_name, frame in data.get("frames", {}).items():
+            own = [("/frames", data.get("frames", {}))]
+            if self.lang is not None and self.lang in (data.get("languages") or {}):
+                prefix = pointer_join(pointer_join("/languages", self.lang), "frames")
+                own.append((prefix, data["languages"][self.lang].get("frames") or {}))
+            for prefix, frame_name, frame in ((p, n, f) for p, table in own for n, f in table.items()):
                 if frame is None:
                     frames.pop(frame_name, None)
                     written.pop(frame_name, None)
                     continue
-                pointer = pointer_join("/frames", frame_name)
+                pointer = pointer_join(prefix, frame_name)
                 written.setdefault(frame_name, {}).update({k: (doc, pointer_join(pointer, k)) for k in frame})
                 merged = dict(frames.get(frame_name, {}))
                 merged.update(frame)
                 frames[frame_name] = merged
-                origins[frame_name] = doc.pos(pointer_join("/frames", frame_name), key=True)
+                origins[frame_name] = doc.pos(pointer, key=True)
                 files[frame_name] = doc.path
-                sources[frame_name] = (doc, pointer_join("/frames", frame_name))
+                sources[frame_name] = (doc, pointer)
         top_doc = chain[-1][1]
         ok = True
         if size is not None:

@@ -63,6 +63,7 @@ class Word:
     frags: list[Frag]
     width1: float
     space1: float  # the space after this word, in the font of its last text, so runs draw exactly
+    joined: bool = False  # no space after it: a line may break here, inside Chinese or Japanese text
 
 
 @dataclass
@@ -93,7 +94,8 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
     def end_word():
         if current:
             last_font = next((f.font for f in reversed(current) if f.kind == "text"), family.face("regular"))
-            paragraphs[-1][-1].append(Word(list(current), sum(f.width1 for f in current), _space(last_font)))
+            word = Word(list(current), sum(f.width1 for f in current), _space(last_font))
+            paragraphs[-1][-1].extend(_cjk_split(word))
             current.clear()
 
     def add_text(text: str):
@@ -116,19 +118,22 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
         # A literal colon is kept apart from an icon's colons: see _plain_text.
         plain.append(text.replace("\\", "\\\\").replace(":", "\x00") if ":" in text or "\\" in text else text)
 
-    if not MARKUP_CHARS.search(markup) and (runs is None or len(runs(font_now(), markup)) == 1):
+    plain_text = not MARKUP_CHARS.search(markup)
+    single = runs(font_now(), markup) if plain_text and runs is not None else None
+    if plain_text and (single is None or len(single) == 1):
         # Plain text (most card text): words separated by spaces, one font; no tokenizer needed.
-        font = font_now()
+        base = font_now()
+        font = single[0][0] if single else base  # all of it in one fallback font: a Korean name
         space = _space(font)
         words = (markup.upper() if uppercase else markup).split()
         line = paragraphs[0][0]
         for word in words:
             width = _width(word, font)
-            line.append(Word([Frag("text", word, font, width)], width, space))
+            line.extend(_cjk_split(Word([Frag("text", word, font, width)], width, space)))
         if missing_chars is not None and words:
-            lacking = missing_chars(font, "".join(words))
+            lacking = missing_chars(base, "".join(words))
             if lacking:
-                missing[font] = lacking
+                missing[base] = lacking
         return RichText(paragraphs, _space(family.face("regular")), " ".join(words), icons, missing)
     for token in TOKEN_RE.findall(markup.strip("\n")):
         if token == "\n":
@@ -161,6 +166,50 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
             add_text(token)
     end_word()
     return RichText(paragraphs, _space(family.face("regular")), _plain_text("".join(plain).strip()), icons, missing)
+
+
+# Chinese and Japanese are written without spaces: a line may break between any two of their
+# characters (and beside them), but not before closing punctuation or after opening punctuation
+# (the simple rule of line breaking, kinsoku).  Korean is written with spaces, like Latin.
+_CJK = re.compile(r"[\u2E80-\u2FFF\u3000-\u30FF\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF\uFF00-\uFF60]")
+_NO_BREAK_BEFORE = set("、。，．：；？！）」』】〉》〕］｝〙〗ー・…‥ゝゞヽヾぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ,.:;!?)]}%")
+_NO_BREAK_AFTER = set("（「『【〈《〔［｛〘〖([{")
+
+
+def _cjk_split(word: Word) -> list[Word]:
+    """A word holding Chinese or Japanese text cut where its lines may break, its parts joined."""
+    if not any(f.kind == "text" and _CJK.search(f.value) for f in word.frags):
+        return [word]
+    units = [(f, ch) for f in word.frags for ch in (f.value if f.kind == "text" else [None])]
+    parts: list[list[Frag]] = [[]]
+    previous = None
+    for frag, ch in units:
+        if previous is not None and _may_break(previous, ch):
+            parts.append([])
+        part = parts[-1]
+        if ch is None:
+            part.append(frag)
+        elif part and part[-1].kind == "text" and part[-1].font == frag.font:
+            part[-1] = Frag("text", part[-1].value + ch, frag.font, 0.0)
+        else:
+            part.append(Frag("text", ch, frag.font, 0.0))
+        previous = ch if ch is not None else ""
+    words = []
+    for part in parts:
+        for frag in part:
+            if frag.kind == "text":
+                frag.width1 = _width(frag.value, frag.font)
+        words.append(Word(part, sum(f.width1 for f in part), 0.0, joined=True))
+    words[-1].space1, words[-1].joined = word.space1, False
+    return words
+
+
+def _may_break(before: str, after: str | None) -> bool:
+    """Between two characters ("" for an icon, None after it) of one word."""
+    after = after or ""
+    if not (_CJK.match(before[-1:]) or _CJK.match(after[:1])):
+        return False
+    return after[:1] not in _NO_BREAK_BEFORE and before[-1:] not in _NO_BREAK_AFTER
 
 
 def _plain_text(text: str) -> str:
@@ -305,7 +354,7 @@ def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: fl
             for w_index, word in enumerate(line.words):
                 if w_index:
                     previous = line.words[w_index - 1]
-                    if run:
+                    if run and not previous.joined:
                         run.append(" ")  # drawn in the run's font: the width the layout used
                     cursor += previous.space1 * size
                 pieces = []
@@ -323,9 +372,9 @@ def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: fl
                         run.append(frag.value)
                         pieces.append(frag.value)
                     cursor += frag.width1 * size
-                words_plain.append("".join(pieces))
+                words_plain.append("".join(pieces) + ("" if word.joined else " "))
             flush(run, run_font, run_x, baseline)
-            printed.append(" ".join(words_plain))
+            printed.append("".join(words_plain).rstrip(" "))
             baseline -= fitted.leading
     canvas.drawText(text)
     for name, ix, base in icons:
