@@ -154,7 +154,9 @@ def test_fifo_in_the_game_folder_does_not_hang_the_check(tmp_path):
     result = cardforge("check", "content/tiny", cwd=tmp_path, timeout=60)
     assert time.monotonic() - start < 30
     assert result.returncode == 0, result.stderr
-    assert "content/tiny/notes.txt is ignored" in result.stderr
+    assert ("content/tiny/notes.txt:1:1: warning[W-IGNORED-FILE]: this file is ignored: it is a named pipe (FIFO), "
+            "not a regular file\n  = help: move it out of the game folder, or name it in game.yaml's ignore:") \
+        in result.stderr
 
 
 def test_backtracking_pattern_in_a_set_schema_is_stopped(tmp_path):

@@ -434,8 +434,8 @@ def test_files_neither_loaded_nor_used_are_reported(game, capsys, monkeypatch):
            "game.yaml does not name it" in found
     assert "bomber-boys/cards/extra.yaml:1:1: warning[W-IGNORED-FILE]: this file is ignored: it is not a card file " \
            "of any deck, nor rules.yaml, nor a layout" in found
-    assert "cardforge: warning[W-IGNORED-FILE]: bomber-boys/images/old.png is ignored: no layout draws it and " \
-           "game.yaml does not name it" in output
+    assert "bomber-boys/images/old.png:1:1: warning[W-IGNORED-FILE]: this file is ignored: no layout draws it and " \
+           "game.yaml does not name it\n  = help:" in output  # the file is the position; a binary file is not quoted
     assert "README" not in output and "LICENSE" not in output
 
 

@@ -6,10 +6,11 @@ import codecs
 import fnmatch
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..diagnostics import Position, Report, display_path
+from ..diagnostics import Position, Report
 from ..frontend.model import Card, Game, safe_path
 from ..render.evaluate import FaceEvaluator
 from ..layout.icons import token_name
@@ -260,7 +261,11 @@ def check_files(game: Game, report: Report, used: AssetUse) -> None:
     not_ours.report_unused(report)
     for rel in ignored:
         path = game.root / rel
-        if path.suffix.lower() in (".yaml", ".yml"):
+        special = _special_kind(path)
+        if special:  # never read: a named pipe nobody writes would block
+            why = f"it is {special}, not a regular file"
+            help_ = "move it out of the game folder, or name it in game.yaml's ignore:"
+        elif path.suffix.lower() in (".yaml", ".yml"):
             why = "it is not a card file of any deck, nor rules.yaml, nor a layout"
             help_ = "to load its cards, add it to a deck's 'cards' in game.yaml; otherwise delete it"
         elif path.suffix.lower() == ".svg" and rel.parts[0] != "icons":
@@ -269,10 +274,9 @@ def check_files(game: Game, report: Report, used: AssetUse) -> None:
         else:
             why = "no layout draws it and game.yaml does not name it"
             help_ = "use it (an image in a layout, a font in game.yaml) or delete it"
-        text_file = _is_text(path)
-        where = Position(path, 1, 1) if text_file else None
-        report.warning("W-IGNORED-FILE", ("this file is ignored: " if text_file else
-                                          f"{display_path(path, None)} is ignored: ") + why, where, help=help_)
+        # the file itself is the position; a binary file, pipe or device has no line to quote
+        where = Position(path, 1, 1, quote=_is_text(path))
+        report.warning("W-IGNORED-FILE", "this file is ignored: " + why, where, help=help_)
 
 
 class _NotOurs:
@@ -324,6 +328,19 @@ def _head(path: Path, size: int = 4096) -> bytes:
         return read_bounded(path, size)[:size]
     except OSError:
         return b""
+
+
+def _special_kind(path: Path) -> str | None:
+    """'a named pipe (FIFO)', 'a socket' or 'a device' for such a path, else None."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else None
 
 
 def _is_text(path: Path) -> bool:
