@@ -236,6 +236,23 @@ def test_noncharacters_in_card_text(tmp_path, text, code):
     assert found == [f"content/tiny/cards/cards.yaml:3:12: error[E-YAML]: text holds the Unicode noncharacter U+{code}"]
 
 
+def test_lone_surrogate_in_a_file_name(tmp_path):
+    """A YAML escape of half a UTF-16 pair in a path reached the file system (UnicodeEncodeError
+    in safe_path; the fuzzer's seed 10768, a join file's name)."""
+    game = GAME_YAML.replace("cards: cards/cards.yaml", 'cards: "cards/x\\ud800y.yaml"')
+    assert errors(tmp_path, game_yaml=game) == [
+        "content/tiny/game.yaml:8:12: error[E-YAML]: text holds U+D800, half of a UTF-16 surrogate pair on its own "
+        "(no character)",
+        "content/tiny/game.yaml:8:12: error[E-MISSING-FILE]: card file 'cards/xy.yaml' does not exist"]
+
+
+@pytest.mark.parametrize("command", ["check", "build"])
+def test_lone_surrogate_in_card_text(tmp_path, command):
+    found = errors(tmp_path, command, cards_yaml=CARDS_YAML.replace("title: Alpha", 'title: "Al\\udc00pha"'))
+    assert found == ["content/tiny/cards/cards.yaml:3:12: error[E-YAML]: text holds U+DC00, half of a UTF-16 "
+                     "surrogate pair on its own (no character)"]
+
+
 def test_noncharacter_in_a_json_card(tmp_path):
     found, _ = set_errors(tmp_path, "ember-vale", {"cards/db/01001.json": ('"health": 8', '"health": "\\uffff"')})
     assert found == ["cards/db/01001.json:6:13: error[E-JSON]: JSON syntax error: text holds the Unicode "

@@ -27,10 +27,13 @@ def pointer_join(base: str, part: str | int) -> str:
 
 
 # Unicode's noncharacters (U+FDD0..U+FDEF and the last two code points of every plane): reserved
-# for a program's own use, never text to print.  Unicode data in a card file is an error.
-_NONCHARACTER = re.compile("[\ufdd0-\ufdef" + "".join(
+# for a program's own use, never text to print.  Unicode data in a card file is an error.  So is a
+# lone surrogate (an escape such as "\ud800" in YAML or JSON): half of a UTF-16 pair, no character,
+# and no file name or PDF text can encode it.
+_NONCHARACTER = re.compile("[\ud800-\udfff\ufdd0-\ufdef" + "".join(
     f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(17)) + "]")
-NONCHARACTER_HELP = "delete it: a Unicode noncharacter is no text to print (a program's internal marker)"
+NONCHARACTER_HELP = ("delete it: it is no text to print (a noncharacter is a program's internal marker; a lone "
+                     "surrogate is an escape of half a UTF-16 pair)")
 NUMBER_HELP = "write a finite number; NaN and infinity are no values of a game"
 
 
@@ -41,6 +44,8 @@ def noncharacter(text: str) -> int | None:
 
 
 def noncharacter_message(char: str) -> str:
+    if 0xD800 <= ord(char) <= 0xDFFF:
+        return f"text holds U+{ord(char):04X}, half of a UTF-16 surrogate pair on its own (no character)"
     return f"text holds the Unicode noncharacter U+{ord(char):04X}"
 
 
