@@ -82,6 +82,29 @@ def test_icon_size_beyond_what_a_pdf_can_hold(tmp_path, svg):
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").rglob("*.pdf"))
 
 
+ZERO_TOKEN = GAME_YAML + ("tokens:\n  - {id: chits, name: Chits, cards: tokens.yaml, front: chit, "
+                          "size: {width: 0mm, height: 10mm}, bleed: 0mm}\n")
+
+
+@pytest.mark.parametrize("command", ["check", "build"])
+def test_token_of_zero_size(tmp_path, command):
+    """With no bleed and no gap, a sheet of them had no room per piece (ZeroDivisionError in imposition);
+    with a bleed, a sheet of invisible tokens was printed without a word."""
+    found = errors(tmp_path, command, layouts={"chit": "frames: {}\n"},
+                   files={"tokens.yaml": "cards:\n  - {id: one}\n"}, game_yaml=ZERO_TOKEN)
+    assert found == ["content/tiny/game.yaml:16:69: error[E-SIZE]: a token size of 0 x 10 mm has no area"]
+    assert not list(tmp_path.glob("out/**/*.pdf"))
+
+
+@pytest.mark.parametrize("component, noun", [("boards", "board"), ("references", "reference sheet")])
+def test_board_of_zero_size(tmp_path, component, noun):
+    """A board 0 mm wide was built into a PDF with exit 0."""
+    game = GAME_YAML + f"{component}:\n  - {{id: map, name: Map, size: {{width: 0mm, height: 100mm}}, layout: map}}\n"
+    found = errors(tmp_path, "build", game_yaml=game, layouts={"map": "frames: {}\n"})
+    assert found == [f"content/tiny/game.yaml:16:32: error[E-SIZE]: a {noun} size of 0 x 100 mm has no area"]
+    assert not list(tmp_path.glob("out/**/*.pdf"))
+
+
 def test_truncated_font_file(tmp_path):
     game = GAME_YAML.replace("card_size: poker\n", "card_size: poker\nfonts:\n  mine: {regular: fonts/mine.ttf}\n")
     data = (REPO / "fonts" / "DejaVuSans.ttf").read_bytes()[:3000]

@@ -271,9 +271,25 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None,
             if not usable(board, "board"):
                 continue
             width, height = size_points(board["size"])
+            if not _has_area(width, height, "board" if component == "boards" else "reference sheet",
+                             doc.pos(f"/{component}/{b_index}/size"), report):
+                continue
             game.boards.append(Board(board["id"], board.get("name", board["id"]), board["layout"], width, height,
                                      board.get("data", {}), doc, f"/{component}/{b_index}", component))
     return game
+
+
+def _has_area(width: float, height: float, noun: str, at, report: Report) -> bool:
+    """Whether a piece has an area. One of none would have every frame 'outside' it, and a sheet of
+    them, without bleed or gap, no room per piece (a division by zero); it is one error at its size."""
+    if width > 0 and height > 0:
+        return True
+    if not any(d.code == "E-SIZE" and d.position == at for d in report.items):  # card_size is shared
+        example = "{width: 420mm, height: 297mm}" if noun in ("board", "reference sheet") else \
+            "{width: 63mm, height: 88mm}, or a named size such as poker"
+        report.error("E-SIZE", f"a {noun} size of {width / MM:g} x {height / MM:g} mm has no area", at,
+                     help=f"give a width and a height above 0, e.g. {example}")
+    return False
 
 
 def _check_copies(game: Game, report: Report) -> None:
@@ -326,12 +342,9 @@ def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_i
                report: Report) -> None:
     doc, data, root = game.doc, game.data, game.root
     width, height = size_points(deck_data.get("size", data.get("card_size")))
-    if width <= 0 or height <= 0:  # a piece of no area: every frame would be 'outside' it
-        at = doc.pos(f"{pointer}/size" if "size" in deck_data else "/card_size")
-        if not any(d.code == "E-SIZE" and d.position == at for d in report.items):
-            report.error("E-SIZE", f"a card size of {width / MM:g} x {height / MM:g} mm has no area", at,
-                         help="give a width and a height above 0, e.g. {width: 63mm, height: 88mm}, or a named "
-                              "size such as poker")
+    own = "size" in deck_data
+    if not _has_area(width, height, "token" if own and component == "tokens" else "card",
+                     doc.pos(f"{pointer}/size" if own else "/card_size"), report):
         return
     fields = deck_data.get("fields", {})
     bleed = length(deck_data["bleed"]) if "bleed" in deck_data else game.bleed
