@@ -22,6 +22,7 @@ MAX_NODES = 500_000  # values in one file after YAML aliases are expanded
 MAX_DEPTH = 100  # lists and mappings nested inside each other (YAML and JSON)
 MAX_INT_DIGITS = 18  # digits of an integer (below 2**63)
 MAX_PICKS = 500  # picks of one force list (a rule of scope `pick` sees every pick before it)
+MAX_FORCE_BYTES = 256 * 1024  # one force list file (500 picks take some 20 KB; a bigger file is refused unread)
 MAX_COPIES = 50_000  # printed pieces of one game: card copies, series numbers and variants
 MAX_IMAGE_PIXELS = 50_000_000  # pixels of one raster image (a 7000 x 7000 picture; 600 dpi A4 is 35M)
 MAX_RASTER_PIXELS = 150_000_000  # pixels of one picture cardforge draws (A0 at 300 dpi is 139M; 450 MB as RGB)

@@ -393,6 +393,24 @@ def test_csv_of_too_many_rows_is_refused_before_its_cards_are_read(tmp_path):
         "cardforge reads at most that many"]
 
 
+def test_force_list_of_megabytes_is_refused_unread(tmp_path):
+    """The fuzz run's seeds 10546 and 10840: 60,000 picks (2 MB of YAML) took 13 s of CPU to parse,
+    cache and quote before the pick limit said no (a HANG on a busy machine)."""
+    shutil.copytree(REPO / "content" / "war-eagles", tmp_path / "content" / "war-eagles")
+    shutil.copytree(REPO / "layouts", tmp_path / "layouts")
+    force = tmp_path / "content/war-eagles/forces/standard-axis.yaml"
+    text = force.read_text("utf-8")
+    pick = next(line for line in text.splitlines() if line.strip().startswith("- {card:"))
+    force.write_text(text.replace(pick + "\n", (pick + "\n") * 8000, 1), "utf-8")
+    kb = force.stat().st_size / 1024
+    assert kb > 256
+    result = cardforge("check", "content/war-eagles", cwd=tmp_path, timeout=120)
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert _error_lines(result.stderr)[0] == (
+        f"content/war-eagles/forces/standard-axis.yaml:1:1: error[E-LIMIT]: a force list of {kb:,.0f} KB is larger "
+        "than the limit of 256 KB per force list")
+
+
 def test_force_of_too_many_picks(tmp_path):
     """Found by the fuzz run: 5,000 picks, each rule of scope `pick` over the picks before it (a HANG)."""
     shutil.copytree(REPO / "content" / "war-eagles", tmp_path / "content" / "war-eagles")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Position, Report
-from ..limits import MAX_PICKS, limit_message
+from ..limits import MAX_FORCE_BYTES, MAX_PICKS, limit_message
 from .load import Document, load_yaml, pointer_join
 from .schema import builtin_schema, validate
 
@@ -35,6 +35,15 @@ class Force:
 
 
 def load_force(path: Path, report: Report, shipped: bool = True) -> Force | None:
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0  # load_yaml says why it cannot be read
+    if size > MAX_FORCE_BYTES:  # refused before parsing: megabytes of YAML take seconds to read
+        report.error("E-LIMIT", limit_message(f"a force list of {size / 1024:,.0f} KB",
+                                              f"{MAX_FORCE_BYTES // 1024} KB per force list"), Position(path, 1, 1),
+                     help=f"a force list names each card once, with its count ({MAX_PICKS} picks take some 20 KB)")
+        return None
     doc = load_yaml(path, report)
     if doc is None or not validate(doc, builtin_schema("force"), report):
         return None
