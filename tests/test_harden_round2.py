@@ -335,6 +335,18 @@ def _limited_memory():  # a child that could allocate 4 GB fails at 1.5 GB (the 
     resource.setrlimit(resource.RLIMIT_AS, (1536 * 1024 ** 2, 1536 * 1024 ** 2))
 
 
+def test_workbook_of_too_many_rows_is_refused_before_it_is_opened(tmp_path):
+    """The fuzz run's seeds 746 and 10941: 20,001 rows of a sheet without <dimension>, parsed whole by
+    openpyxl to open the workbook and then read again row by row, twice (17 s of CPU: a HANG)."""
+    game = make_game(tmp_path, game_yaml=GAME_YAML.replace("cards/cards.yaml", "cards/cards.xlsx"), cards_yaml=None)
+    (game / "cards").mkdir()
+    _workbook(game / "cards" / "cards.xlsx", lambda ws: [ws.append([f"c{i}", "Card", 1]) for i in range(20_000)])
+    result = cardforge("check", "content/tiny", cwd=tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert _error_lines(result.stderr) == ["content/tiny/cards/cards.xlsx:1:1: error[E-SHEET]: the workbook has a "
+                                           "sheet of 20003 rows, more than the 20000 cardforge reads"]
+
+
 @pytest.mark.parametrize("far, cards", [("merge", None), ("cell", None), (None, "merged header")])
 def test_workbook_with_a_huge_merged_range_or_a_far_cell(tmp_path, far, cards):
     """Read in full, a merge to XFD1048576 took 4 GB and a far cell 1.8 GB."""

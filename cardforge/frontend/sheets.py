@@ -116,6 +116,11 @@ def read_csv(path: Path, report: Report) -> Grid | None:
     return Grid(path, None, rows)
 
 
+# A row of a sheet's XML.  Counted before openpyxl opens the workbook: a sheet without <dimension>
+# is parsed whole just to open it (twice: values and formulas), 20,001 rows in some 10 s.
+ROW = re.compile(rb"<(?:\w+:)?row[\s>/]")
+
+
 def workbook_sheets(path: Path, report: Report):
     """(values workbook, formulas workbook) of an xlsx file, or None after reporting why not.  Both
     are opened read-only: nothing of a sheet is read until its rows are asked for, so a merged
@@ -126,6 +131,13 @@ def workbook_sheets(path: Path, report: Report):
             if sum(info.file_size for info in archive.infolist()) > MAX_UNZIPPED:
                 report.error("E-SHEET", f"workbook expands to more than {MAX_UNZIPPED // 1024 // 1024} MB",
                              Position(path, 1, 1))
+                return None
+            rows = max((len(ROW.findall(archive.read(name))) for name in archive.namelist()
+                        if name.startswith("xl/worksheets/") and name.endswith(".xml")), default=0)
+            if rows > MAX_ROWS:
+                report.error("E-SHEET", f"the workbook has a sheet of {rows} rows, more than the {MAX_ROWS} "
+                             "cardforge reads", Position(path, 1, 1),
+                             help="delete the rows after the cards, or split the sheet")
                 return None
         values = openpyxl.load_workbook(path, data_only=True, read_only=True)
         formulas = openpyxl.load_workbook(path, data_only=False, read_only=True)
