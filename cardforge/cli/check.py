@@ -15,8 +15,8 @@ def add_game_arguments(sp) -> None:
     sp.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
     sp.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics format")
     sp.add_argument("--lang", metavar="LANG", help="a language the game lists under 'languages:' (its overlay "
-                    "from translations/LANG/ replaces the fields it translates), or 'all': the source and every "
-                    "language")
+                    "from translations/LANG/ replaces the fields it translates), several (de,fr), or 'all': the source "
+                    "and every language")
 
 
 def add(sub) -> None:

@@ -345,10 +345,12 @@ def chosen_languages(game_dir: Path, lang: str | None) -> list[str | None] | str
     known = game_languages(game_dir)
     if lang == "all":
         return [None] + known
-    if lang not in known:
-        return (f"{game_dir} has no language '{lang}' (it has: {', '.join(known) or 'none'}); list it under "
-                "'languages:' in its game.yaml")
-    return [lang]
+    asked = [part.strip() for part in lang.split(",") if part.strip()]  # de,fr: several languages, no source
+    for one in asked:
+        if one not in known:
+            return (f"{game_dir} has no language '{one}' (it has: {', '.join(known) or 'none'}); list it under "
+                    "'languages:' in its game.yaml")
+    return list(dict.fromkeys(asked)) or [None]
 
 
 def overlay_folders(root: Path, data: dict, safe_path) -> list[Path]:
