@@ -276,6 +276,9 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None,
                 continue
             game.boards.append(Board(board["id"], board.get("name", board["id"]), board["layout"], width, height,
                                      board.get("data", {}), doc, f"/{component}/{b_index}", component))
+    if game.overlay is not None:  # deck and sheet names, printed on the cover, the guide and each footer
+        for item in game.decks + game.boards:
+            item.name = game.overlay.strings.get(item.name, item.name)
     return game
 
 

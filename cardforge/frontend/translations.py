@@ -77,6 +77,7 @@ class Overlay:
     records: list[OverlayRecord] = field(default_factory=list)
     documents: list[Document] = field(default_factory=list)
     strings: dict[str, str] = field(default_factory=dict)  # a layout's text as written -> its translation
+    string_at: dict[str, Position] = field(default_factory=dict)  # ... and where the translation is written
     tables: Document | None = None  # the translated rows of game.yaml's tables
     key_fields: set[str] = field(default_factory=lambda: {"id"})  # the decks' id fields (`id_from`)
     syntaxes: list[str] = field(default_factory=list)  # the deck's markup symbols (regexes) ...
@@ -373,6 +374,21 @@ def _strings(overlay: Overlay, doc: Document, report: Report) -> None:
                          help="put the text in quotes")
             continue
         overlay.strings[str(key)] = value
+        overlay.string_at[str(key)] = doc.pos(pointer_join("/strings", key))
+
+
+_PLACEHOLDER = re.compile(r"\{([a-z]+)\}")
+
+
+def translator(strings: dict[str, str]):
+    """`tr(english, **values)`: a sentence cardforge prints (the guide, the cover) in the kit's
+    language.  The sentence's English, with its placeholders ({pages}, {count}), is its key in the
+    string table.  Values are put in by name only: a translation is text, never a format that could
+    reach into Python objects."""
+    def tr(english: str, **values) -> str:
+        text = strings.get(english, english)
+        return _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), text)
+    return tr
 
 
 def translate_tables(overlay: Overlay, tables: dict, report: Report) -> dict:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..diagnostics import Report
 from ..frontend.provenance import provenance, summary
+from ..frontend.translations import translator
 from ..layout.icons import IconError
 from ..prepare import Prepared
 from ..units import MM, mm
@@ -237,25 +238,32 @@ def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) 
         fonts = writer.prep.fonts
         for family, style in (("display", "bold"), ("sans", "regular"), ("sans", "italic"), ("sans", "bold")):
             fonts.family(family).face(style)  # registered on first use
+        tr = translator(getattr(game.overlay, "strings", None) or {})
+
+        def say(font: str, size: float, x: float, y: float, text: str, align: str = "left") -> None:
+            # through the face's fallback chain, as card text is: a translated word in Hangul prints
+            parts = fonts.runs(font, text)
+            x -= {"left": 0, "centre": 0.5, "right": 1}[align] * sum(c.stringWidth(p, f, size) for f, p in parts)
+            for face, part in parts:
+                c.setFont(face, size)
+                c.drawString(x, y, part)
+                x += c.stringWidth(part, face, size)
+
         c.saveState()
         art = game.data.get("cover")
         if art:
             _cover_art(writer, art, width, height)
         c.setFillColorRGB(*((1, 1, 1) if art else (0.1, 0.1, 0.1)))
-        c.setFont("display-bold", 30)
-        c.drawCentredString(width / 2, height - 45 * MM, game.name)
+        say("display-bold", 30, width / 2, height - 45 * MM, game.name, "centre")
         if game.data.get("subtitle"):
-            c.setFont("sans-regular", 13)
-            c.drawCentredString(width / 2, height - 55 * MM, game.data["subtitle"])
+            say("sans-regular", 13, width / 2, height - 55 * MM, tr(str(game.data["subtitle"])), "centre")
         if game.data.get("designer"):
-            c.setFont("sans-italic", 11)
-            c.drawCentredString(width / 2, height - 63 * MM, f"by {game.data['designer']}")
+            say("sans-italic", 11, width / 2, height - 63 * MM, tr("by {designer}", designer=game.data["designer"]),
+                "centre")
         c.setFillColorRGB(0.1, 0.1, 0.1)
-        c.setFont("sans-bold", 9)
-        c.drawCentredString(width / 2, height - 75 * MM, "PRINT-AND-PLAY KIT · PRINT AT 100% (ACTUAL SIZE)")
+        say("sans-bold", 9, width / 2, height - 75 * MM, tr("PRINT-AND-PLAY KIT · PRINT AT 100% (ACTUAL SIZE)"), "centre")
         y = height - 95 * MM
-        c.setFont("display-bold", 14)
-        c.drawString(30 * MM, y, "Contents")
+        say("display-bold", 14, 30 * MM, y, tr("Contents"))
         y -= 9 * MM
         contents = []
         sections: dict[str, dict[str, int]] = {}  # section -> item name -> its first page
@@ -265,13 +273,12 @@ def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) 
                     sections.setdefault(page.section, {}).setdefault(name, number)
         for section, firsts in sections.items():
             page_no = min(firsts.values())
-            c.setFont("sans-bold", 10)
-            c.drawString(30 * MM, y, section.capitalize())
-            c.drawRightString(width - 30 * MM, y, f"page {page_no}")
+            say("sans-bold", 10, 30 * MM, y, tr(section.capitalize()))
+            say("sans-bold", 10, width - 30 * MM, y, tr("page {page}", page=page_no), "right")
             y -= 6 * MM
             c.setFont("sans-regular", 9.5)
             for name, first in firsts.items():
-                c.drawString(36 * MM, y, name)
+                say("sans-regular", 9.5, 36 * MM, y, name)
                 c.setDash([0.5, 2])
                 c.setLineWidth(0.4)
                 c.line(36 * MM + c.stringWidth(name, "sans-regular", 9.5) + 2 * MM, y + 0.5 * MM,
@@ -284,7 +291,7 @@ def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) 
         c.setFont("sans-regular", 7.5)
         y = 28 * MM
         for line in reversed(game.data.get("credits", [])):
-            c.drawCentredString(width / 2, y, line)
+            say("sans-regular", 7.5, width / 2, y, tr(str(line)), "centre")
             y += 4 * MM
         counts = provenance(game)
         if any(tally["authored"] or (tally.get("rows") or {}).get("authored") for tally in counts.values()):
@@ -292,8 +299,7 @@ def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) 
             for line in reversed(summary(counts)):
                 c.drawString(30 * MM, y, line)
                 y += 4 * MM
-            c.setFont("sans-bold", 8)
-            c.drawString(30 * MM, y, "Provenance: authored content is sample content, not from the rulebook")
+            say("sans-bold", 8, 30 * MM, y, tr("Provenance: authored content is sample content, not from the rulebook"))
         c.restoreState()
         if writer.manifest is not None:
             writer.manifest.header["contents"] = contents

@@ -65,6 +65,7 @@ class CardRenderer:
         # A translation's string table (frontend/translations.py): a layout's literal text, and tr('...')
         strings = getattr(getattr(game, "overlay", None), "strings", None) or {}
         self._strings, self._tr = strings, (lambda text: strings.get(str(text), str(text)))
+        self._string_at = getattr(getattr(game, "overlay", None), "string_at", None) or {}
         self.painter = IconPainter(canvas, icons)
         self._rich_cache: dict[tuple, Any] = {}
         self._fit_cache: dict[tuple, Any] = {}
@@ -210,6 +211,15 @@ class CardRenderer:
         value = frame.props.get(key) if template is None else template.source
         return self._strings.get(value, value) if key == "text" and isinstance(value, str) else value
 
+    def _translated_at(self, frame: Frame, key: str = "text"):
+        """Where the string table translates this frame's literal text (None: it does not): a
+        translation that overflows is the translation's mistake, reported at its line."""
+        template = frame.templates.get(key)
+        if template is not None and not template.is_constant:
+            return None
+        value = frame.props.get(key) if template is None else template.source
+        return self._string_at.get(value) if isinstance(value, str) else None
+
     def _value(self, frame: Frame, key: str, ctx: dict) -> Any:
         template = frame.templates.get(key)
         if template is None or template.is_constant:
@@ -353,8 +363,11 @@ class CardRenderer:
         fitted = self._fit(rich, (markup, props["font"], props["style"], uppercase), w, h,
                            size, min_size, props["leading"])
         if isinstance(fitted, richtext.Overflow):
-            raise RenderError("E-TEXT-OVERFLOW", fitted.message,
-                              help="shorten the text, or give the frame more room or a smaller min_size")
+            at = self._translated_at(frame)
+            raise RenderError("E-TEXT-OVERFLOW", fitted.message, at=at,
+                              help="shorten the translation, or give the frame more room in this language "
+                              "(the layout's languages:)" if at is not None else
+                              "shorten the text, or give the frame more room or a smaller min_size")
         color_value = self._value(frame, "color", ctx)
         lines = self._draw_fitted(fitted, rich, x, y + h, w, h, props["align"], props["valign"],
                                   self.color(color_value, layout), self._color_hex(color_value, layout))

@@ -59,8 +59,9 @@ def table_texts(props: dict, ctx: dict) -> tuple[list[str], list[list[str]], lis
         except TemplateFailure as exc:
             raise RenderError(exc.code, f"table cell: {exc.message}") from None
     blocks = max(1, int(props.get("split", 1)))
-    groups = [str(g.get("label", "")) for g in props.get("header_groups") or []]
-    headers = [col["header"] for col in columns]
+    tr = ctx.get("tr") or str  # a translation's string table: headers are the layout's literals
+    groups = [tr(str(g.get("label", ""))) for g in props.get("header_groups") or []]
+    headers = [tr(str(col["header"])) for col in columns]
     header_texts = (groups + headers) * blocks
     return header_texts, cells, rows, _chunks(cells, blocks)
 
@@ -75,8 +76,9 @@ def draw_table(r, frame, layout, ctx, x, y, w, h, record) -> None:
     props = frame.props
     header_texts, cells, rows, chunks = table_texts(props, ctx)
     columns = props["columns"]
-    headers = [col["header"] for col in columns]
-    groups = props.get("header_groups") or []
+    tr = ctx.get("tr") or str
+    headers = [tr(str(col["header"])) for col in columns]
+    groups = [dict(g, label=tr(str(g.get("label", "")))) for g in props.get("header_groups") or []]
     blocks = len(chunks)
     gap = _length(props.get("split_gap", "4mm")) if blocks > 1 else 0.0
     block_w = (w - gap * (blocks - 1)) / blocks
