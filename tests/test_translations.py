@@ -345,3 +345,43 @@ def test_a_layout_sets_per_language_overrides(tmp_path, capsys, monkeypatch):
     (game / "layouts/front.yaml").write_text(layout + "languages:\n  de: {frames: {text: {heigth: 60mm}}}\n", "utf-8")
     code, lines = check(game, capsys, monkeypatch, "--lang", "de")
     assert code == 1 and any(line.startswith("tiny/layouts/front.yaml:5:") for line in lines), lines
+
+
+def test_a_string_table_entry_that_overflows_is_reported_at_its_line(tmp_path, capsys, monkeypatch):
+    game = game_de(tmp_path)
+    strings = "strings:\n  TINY BACK: KLEINE RÜCKSEITE\n  Other: Andere\n"
+    (game / "translations/de/strings.yaml").write_text(strings, "utf-8")
+    assert check(game, capsys, monkeypatch, "--lang", "de") == (0, [])
+    (game / "translations/de/strings.yaml").write_text(strings.replace("KLEINE RÜCKSEITE", "SEHR " * 40), "utf-8")
+    code, lines = check(game, capsys, monkeypatch, "--lang", "de")
+    assert code == 1
+    assert [line.split(": error")[0] for line in lines] == ["tiny/translations/de/strings.yaml:2:14"], lines
+    assert "E-TEXT-OVERFLOW" in lines[0] and "frame 'label' of layout 'back'" in lines[0]
+
+
+def test_the_german_bomber_boys_kit_has_german_guide_cover_and_reference_all_fonts_embedded(tmp_path, monkeypatch):
+    import subprocess
+    from conftest import BOMBER, REPO, copy_tree
+    from cardforge.cli import main
+    game = tmp_path / "content" / "bomber-boys"
+    copy_tree(BOMBER, game)
+    monkeypatch.chdir(game.parent)
+    assert main(["build", game.name, "--lang", "all", "--paper", "a4", "--out", "out", "-j", "1",
+                 "--layouts", str(REPO / "layouts")]) == 0
+    folder = game.parent / "out" / "bomber-boys"
+
+    def text(name: str, first: int, last: int) -> str:
+        return subprocess.run(["pdftotext", "-f", str(first), "-l", str(last), str(folder / name), "-"],
+                              capture_output=True, text=True, check=True).stdout
+    cover, guide = text("bomber-boys-kit-a4-de.pdf", 1, 1), text("bomber-boys-guide-a4-de.pdf", 1, 6)
+    assert "Inhalt" in cover and "Besatzungskarten" in cover and "Seite 7" in cover and "Contents" not in cover
+    for german in ("SO DRUCKST DU DIESES SPIEL", "WAS DU DRUCKST, UND WIE", "Papier oder Karton", "Schneide an den",
+                   "AUSSCHNEIDEN UND ZUSAMMENBAUEN", "WAS DAS SPIEL BRAUCHT", "Regelheft"):
+        assert german in guide, german
+    assert "HOW TO PRINT" not in guide and "Paper or card" not in guide
+    assert "HOW TO PRINT THIS KIT" in text("bomber-boys-guide-a4.pdf", 1, 6)  # the source kit stays English
+    reference = text("bomber-boys-references-a4-de.pdf", 1, 1)
+    assert "Was du tust" in reference and "Bordtechniker" in reference and "What you do" not in reference
+    for pdf in folder.glob("*-a4*.pdf"):
+        fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+        assert all(row.split()[-5] == "yes" for row in fonts.splitlines()[2:]), (pdf.name, fonts)
