@@ -86,6 +86,7 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
     icons: dict[str, int] = {}
     missing: dict[str, list[str]] = {}
     newlines = 0
+    cjk = _CJK.search(markup) is not None  # Chinese or Japanese: lines may break inside words
 
     def font_now() -> str:
         style = "bold_italic" if bold and italic else "bold" if bold else "italic" if italic else "regular"
@@ -95,7 +96,7 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
         if current:
             last_font = next((f.font for f in reversed(current) if f.kind == "text"), family.face("regular"))
             word = Word(list(current), sum(f.width1 for f in current), _space(last_font))
-            paragraphs[-1][-1].extend(_cjk_split(word))
+            paragraphs[-1][-1].extend(_cjk_split(word) if cjk else (word,))
             current.clear()
 
     def add_text(text: str):
@@ -129,7 +130,8 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
         line = paragraphs[0][0]
         for word in words:
             width = _width(word, font)
-            line.extend(_cjk_split(Word([Frag("text", word, font, width)], width, space)))
+            word_ = Word([Frag("text", word, font, width)], width, space)
+            line.extend(_cjk_split(word_) if cjk else (word_,))
         if missing_chars is not None and words:
             lacking = missing_chars(base, "".join(words))
             if lacking:
