@@ -47,7 +47,7 @@ def set_errors(tmp_path, name: str, edits: dict, timeout=120) -> tuple[list[str]
     game = tmp_path / name
     shutil.copytree(COMMUNITY / name, game)
     for rel, (old, new) in edits.items():
-        text = (game / rel).read_text("utf-8")
+        text = (game / rel).read_text("utf-8") if (game / rel).exists() else ""  # else a new file
         assert old in text, (rel, old)
         (game / rel).write_text(text.replace(old, new, 1), "utf-8")
     result = cardforge("check", ".", cwd=game, timeout=timeout)
@@ -120,6 +120,19 @@ def test_nan_in_a_field_schema_and_a_layout(tmp_path):
     found = errors(tmp_path, game_yaml=game, layout_yaml=layout)
     assert "content/tiny/game.yaml:14:40: error[E-YAML]: '.nan' is not a finite number" in found, found
     assert "content/tiny/layouts/front.yaml:2:112: error[E-YAML]: '.nan' is not a finite number" in found, found
+
+
+def test_nan_multiple_of_in_a_set_schema_written_in_yaml(tmp_path):
+    """A set's own schema in YAML with `multipleOf: .nan`: jsonschema divided by it (ValueError traceback)."""
+    import yaml
+    schema = json.loads((COMMUNITY / "ember-vale" / "cards" / "card.schema.json").read_text("utf-8"))
+    text = yaml.safe_dump(schema, sort_keys=False).replace("maximum: 9", "multipleOf: .nan", 1)
+    line = text.splitlines().index("    multipleOf: .nan") + 1
+    found, _ = set_errors(tmp_path, "ember-vale", {
+        "game.yaml": ("schema: cards/card.schema.json", "schema: cards/card.schema.yaml"),
+        "cards/card.schema.yaml": ("", text)})
+    assert found[0] == f"cards/card.schema.yaml:{line}:17: error[E-YAML]: '.nan' is not a finite number", found
+    assert all(f.startswith(f"cards/card.schema.yaml:{line}:17: ") for f in found), found
 
 
 def test_set_schema_whose_draft_is_no_text(tmp_path):
