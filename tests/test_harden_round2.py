@@ -67,9 +67,12 @@ def test_float_literal_beyond_a_float_is_infinity_in_an_expression(tmp_path):
                      "content/tiny/cards/cards.yaml:9:11: error[R-ONE]: cost 2 is finite"]
 
 
-def test_infinite_number_in_card_data_is_an_error_at_the_value(tmp_path):
-    found = errors(tmp_path, cards_yaml=CARDS_YAML.replace("cost: 1\n", "cost: .nan\n"))
-    assert found[0] == "content/tiny/cards/cards.yaml:5:11: error[E-YAML]: '.nan' is not a finite number"
+@pytest.mark.parametrize("value", [".nan", "1.0e+999"])
+def test_infinite_number_in_card_data_is_an_error_at_the_value(tmp_path, value):
+    """A float literal beyond a float (1.0e+999 is infinity) in a number field was printed as 'inf'."""
+    game = GAME_YAML.replace("cost: {type: integer, minimum: 0}", "cost: {type: number}")
+    found = errors(tmp_path, game_yaml=game, cards_yaml=CARDS_YAML.replace("cost: 1\n", f"cost: {value}\n"))
+    assert found[0] == f"content/tiny/cards/cards.yaml:5:11: error[E-YAML]: '{value}' is not a finite number"
 
 
 @pytest.mark.parametrize("svg", ["width='1e308' height='10'", "viewBox='0 0 1e308 1e308'"])
