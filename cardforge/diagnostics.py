@@ -95,11 +95,12 @@ EXCERPT_BYTES = 16 * 1024 * 1024  # a file is read for its excerpts up to this s
 def _excerpt(source: str, col: int) -> tuple[str, int]:
     """At most EXCERPT characters of a line around `col` (a minified file has one long line),
     control characters shown as '?'; returns the text and the column within it."""
-    source = "".join(ch if ch.isprintable() else "?" for ch in source)
+    def shown(text: str) -> str:  # one character for one: the window is cut first (a line may be megabytes)
+        return "".join(ch if ch.isprintable() else "?" for ch in text)
     if len(source) <= EXCERPT:
-        return source, col
+        return shown(source), col
     start = max(0, min(col - 1 - EXCERPT // 2, len(source) - EXCERPT))
-    text = source[start:start + EXCERPT]
+    text = shown(source[start:start + EXCERPT])
     prefix = "..." if start else ""
     suffix = "..." if start + EXCERPT < len(source) else ""
     return prefix + text + suffix, col - start + len(prefix)
