@@ -184,6 +184,24 @@ def test_table_file_that_is_a_number(tmp_path):
         "content/tiny/game.yaml:17:11: error[E-SCHEMA]: expected string, got a number (1)"]
 
 
+@pytest.mark.parametrize("command", ["check", "build"])
+def test_steel_rain_table_with_a_column_removed(tmp_path, command):
+    """Removing a column under a header group left the group no width (AttributeError: 'Overflow'
+    object has no attribute 'height' in render/table.py, on 05f2b59 and after)."""
+    shutil.copytree(REPO / "content" / "steel-rain", tmp_path / "content" / "steel-rain")
+    shutil.copytree(REPO / "layouts", tmp_path / "layouts")
+    layout = tmp_path / "layouts/steel-rain/sr-ref-terrain.yaml"
+    text = layout.read_text("utf-8")
+    hover = next(line for line in text.splitlines() if '{header: "Hover"' in line)
+    layout.write_text(text.replace(hover + "\n", ""), "utf-8")
+    args = ["--out", "out", "--paper", "a4"] if command == "build" else []
+    result = cardforge(command, "content/steel-rain", *args, cwd=tmp_path, timeout=300)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert _error_lines(result.stderr) == [
+        "content/steel-rain/game.yaml:403:5: error[E-TABLE-GROUPS]: board 'ref-terrain' (front), frame 'movement' of "
+        "layout 'sr-ref-terrain': header_groups span 7 columns, but the table has 6"]
+
+
 # -- hangs and memory -----------------------------------------------------------------------------
 
 def test_fifo_in_the_game_folder_does_not_hang_the_check(tmp_path):

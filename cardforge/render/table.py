@@ -79,6 +79,10 @@ def draw_table(r, frame, layout, ctx, x, y, w, h, record) -> None:
     tr = ctx.get("tr") or str
     headers = [tr(str(col["header"])) for col in columns]
     groups = [dict(g, label=tr(str(g.get("label", "")))) for g in props.get("header_groups") or []]
+    spans = sum(int(g.get("span", 1)) for g in groups)
+    if groups and spans != len(columns):  # a column removed under its group: a group would have no width
+        raise RenderError("E-TABLE-GROUPS", f"header_groups span {spans} columns, but the table has {len(columns)}",
+                          help="make the spans of header_groups add up to the number of columns")
     blocks = len(chunks)
     gap = _length(props.get("split_gap", "4mm")) if blocks > 1 else 0.0
     block_w = (w - gap * (blocks - 1)) / blocks
