@@ -380,6 +380,22 @@ def test_the_german_bomber_boys_kit_has_german_guide_cover_and_reference_all_fon
         assert german in guide, german
     assert "HOW TO PRINT" not in guide and "Paper or card" not in guide
     assert "HOW TO PRINT THIS KIT" in text("bomber-boys-guide-a4.pdf", 1, 6)  # the source kit stays English
+    # The duplex alignment test and every footer speak German too; the footer ends before the scale bar.
+    for german in ("Ausrichtungstest: Vorderseite", "an der langen Kante gewendet", "Dann baue mit:  cardforge build "
+                   "--flip long --back-offset X,Y", "Ausrichtungstest: Rückseite", "wo es das senkrechte Lineal trifft",
+                   "Anleitung, Seite 2 von 5 · in 100 % drucken (tatsächliche Größe)"):
+        assert german in guide.replace("\n", " ").replace("mit: cardforge", "mit:  cardforge"), german
+    assert "Duplex calibration" not in guide and "print at 100% / actual size" not in guide
+    assert "Karten, Seite 1 von 16" in text("bomber-boys-kit-a4-de.pdf", 7, 7)
+    assert "Duplex calibration: front" in text("bomber-boys-guide-a4.pdf", 3, 3)
+    import re
+    boxes = subprocess.run(["pdftotext", "-bbox", "-f", "3", "-l", "3", str(folder / "bomber-boys-guide-a4-de.pdf"), "-"],
+                           capture_output=True, text=True, check=True).stdout
+    foot = [(float(x0), float(x1), word) for x0, y0, x1, word in
+            re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]+)<', boxes) if float(y0) > 800]
+    bar_label_end = next(x1 for x0, x1, word in foot if word == "mm")
+    footer_start = next(x0 for x0, x1, word in foot if word == "Bomber")
+    assert bar_label_end < footer_start, foot  # the longer German footer is set smaller, not over the bar
     reference = text("bomber-boys-references-a4-de.pdf", 1, 1)
     assert "Was du tust" in reference and "Bordtechniker" in reference and "What you do" not in reference
     for pdf in folder.glob("*-a4*.pdf"):

@@ -165,6 +165,20 @@ class FontBook:
                 out.append((face, ch))
         return out
 
+    def string_width(self, canvas, font_name: str, size: float, text: str) -> float:
+        return sum(canvas.stringWidth(part, face, size) for face, part in self.runs(font_name, text))
+
+    def draw_string(self, canvas, font_name: str, size: float, x: float, y: float, text: str,
+                    align: str = "left") -> None:
+        """One line of cardforge's own text (a cover, a footer, the alignment test) drawn through
+        the face's fallback chain, as card text is: a translated word in Hangul prints."""
+        parts = self.runs(font_name, text)
+        x -= {"left": 0, "centre": 0.5, "right": 1}[align] * self.string_width(canvas, font_name, size, text)
+        for face, part in parts:
+            canvas.setFont(face, size)
+            canvas.drawString(x, y, part)
+            x += canvas.stringWidth(part, face, size)
+
     def missing_chars(self, font_name: str, text: str) -> list[str]:
         """Characters of `text` that neither the font nor any of its fallbacks has."""
         key = (font_name, text)

@@ -26,41 +26,46 @@ def write_calibration(target: Path, paper: str, flip: str = "long") -> None:
 
 def _draw(target: Path, paper: str, flip: str) -> None:
     w, h = (v * MM for v in PAPER_SIZES[paper])
-    font = builtin_fonts().family("sans").face("regular")
-    bold = builtin_fonts().family("sans").face("bold")
+    fonts = builtin_fonts()
+    font, bold = fonts.family("sans").face("regular"), fonts.family("sans").face("bold")
     c = Canvas(str(target), pagesize=(w, h), invariant=1, pageCompression=1, initialFontName=font)
     c.setTitle(f"cardforge duplex calibration ({paper.upper()}, {flip}-edge flip)")
-    draw_front(c, w, h, paper, flip, font, bold)
+    draw_front(c, w, h, paper, flip, fonts, font, bold)
     _scale_bar(c, font, w)
     c.showPage()
-    draw_back(c, w, h, font, bold)
+    draw_back(c, w, h, fonts, font, bold)
     _scale_bar(c, font, w)
     c.showPage()
     c.save()
 
 
-def draw_front(c, w: float, h: float, paper: str, flip: str, font: str, bold: str) -> None:
-    """The front: a cross at the page's centre, and the instructions (also the kit guide's test sheet)."""
+def _english(text: str, **values) -> str:
+    return text.format(**values)
+
+
+def draw_front(c, w: float, h: float, paper: str, flip: str, fonts, font: str, bold: str, tr=_english) -> None:
+    """The front: a cross at the page's centre, and the instructions (also the kit guide's test
+    sheet, in the kit's language: `tr` is its translator, and `fonts` draws through fallbacks)."""
     cx, cy = w / 2, h / 2
     c.saveState()
     c.setLineWidth(0.3)
     c.line(cx - 15 * MM, cy, cx + 15 * MM, cy)
     c.line(cx, cy - 15 * MM, cx, cy + 15 * MM)
     c.circle(cx, cy, 2 * MM)
-    c.setFont(bold, 14)
-    c.drawCentredString(cx, h - 30 * MM, "Duplex calibration: front")
-    c.setFont(font, 9)
-    lines = [f"Print both pages on one sheet, duplex, {flip}-edge flip, at 100% (actual size), on {paper.upper()}.",
-             "Hold the sheet against a light and look at the back. Read where this cross shows through",
-             "on the back's two rulers: X on the horizontal ruler, Y on the vertical one, in mm.",
-             "Then build with:  cardforge build --flip " + flip + " --back-offset X,Y",
-             "A cross that shows through at 0,0 means your printer needs no offset."]
+    fonts.draw_string(c, bold, 14, cx, h - 30 * MM, tr("Duplex calibration: front"), "centre")
+    command = f"cardforge build --flip {flip} --back-offset X,Y"
+    lines = [tr("Print both pages on one sheet, duplex, {flip}-edge flip, at 100% (actual size), on {paper}.",
+                flip=tr(flip), paper=paper.upper()),
+             tr("Hold the sheet against a light and look at the back. Read where this cross shows through"),
+             tr("on the back's two rulers: X on the horizontal ruler, Y on the vertical one, in mm."),
+             tr("Then build with:  {command}", command=command),
+             tr("A cross that shows through at 0,0 means your printer needs no offset.")]
     for i, line in enumerate(lines):
-        c.drawCentredString(cx, h - 42 * MM - i * 13, line)
+        fonts.draw_string(c, font, 9, cx, h - 42 * MM - i * 13, line, "centre")
     c.restoreState()
 
 
-def draw_back(c, w: float, h: float, font: str, bold: str) -> None:
+def draw_back(c, w: float, h: float, fonts, font: str, bold: str, tr=_english) -> None:
     """The back: two rulers crossing at the centre (the centre is its own mirror image for either flip)."""
     cx, cy = w / 2, h / 2
     c.saveState()
@@ -76,11 +81,10 @@ def draw_back(c, w: float, h: float, font: str, bold: str) -> None:
         if i % 10 == 0 and i:
             c.drawCentredString(cx + mm * MM, cy - 6 * MM, f"{mm:+g}")
             c.drawString(cx + 4 * MM, cy + mm * MM - 2, f"{mm:+g}")
-    c.setFont(bold, 14)
-    c.drawCentredString(cx, h - 30 * MM, "Duplex calibration: back")
-    c.setFont(font, 9)
-    c.drawCentredString(cx, h - 42 * MM, "X: where the front's cross meets the horizontal ruler (+ is right, as you look at this side)")
-    c.drawCentredString(cx, h - 42 * MM - 13, "Y: where it meets the vertical ruler (+ is up)")
+    fonts.draw_string(c, bold, 14, cx, h - 30 * MM, tr("Duplex calibration: back"), "centre")
+    fonts.draw_string(c, font, 9, cx, h - 42 * MM, tr("X: where the front's cross meets the horizontal ruler "
+                                                      "(+ is right, as you look at this side)"), "centre")
+    fonts.draw_string(c, font, 9, cx, h - 42 * MM - 13, tr("Y: where it meets the vertical ruler (+ is up)"), "centre")
     c.restoreState()
 
 

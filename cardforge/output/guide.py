@@ -48,22 +48,22 @@ def guide_pages(prep: "Prepared", options: "PrintOptions", kit_pages: Callable[[
         return page
     return [guide("how to print", "guide-print"),
             Page(width, height, "guide", model.tr("Duplex alignment test: front (print this sheet first)"),
-                 _calibration(options, "front"), name=model.tr("Duplex alignment test"), role="guide"),
-            Page(width, height, "guide", model.tr("Duplex alignment test: back"), _calibration(options, "back"),
+                 _calibration(options, "front", model.tr), name=model.tr("Duplex alignment test"), role="guide"),
+            Page(width, height, "guide", model.tr("Duplex alignment test: back"), _calibration(options, "back", model.tr),
                  name=model.tr("Duplex alignment test"), role="guide"),
             guide("cut and assemble", "guide-assembly"),
             guide("pieces against the rulebook", "guide-components")]
 
 
-def _calibration(options: "PrintOptions", side: str):
+def _calibration(options: "PrintOptions", side: str, tr):
     def draw(writer: "Writer", number: int) -> None:
-        fonts = writer.prep.fonts.family("sans")
-        font, bold = fonts.face("regular"), fonts.face("bold")
+        fonts = writer.prep.fonts
+        font, bold = fonts.family("sans").face("regular"), fonts.family("sans").face("bold")
         w, h = paper_size(options.paper)
         if side == "front":
-            draw_front(writer.canvas, w, h, options.paper, options.flip, font, bold)
+            draw_front(writer.canvas, w, h, options.paper, options.flip, fonts, font, bold, tr)
         else:
-            draw_back(writer.canvas, w, h, font, bold)
+            draw_back(writer.canvas, w, h, fonts, font, bold, tr)
     return draw
 
 

@@ -241,13 +241,7 @@ def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) 
         tr = translator(getattr(game.overlay, "strings", None) or {})
 
         def say(font: str, size: float, x: float, y: float, text: str, align: str = "left") -> None:
-            # through the face's fallback chain, as card text is: a translated word in Hangul prints
-            parts = fonts.runs(font, text)
-            x -= {"left": 0, "centre": 0.5, "right": 1}[align] * sum(c.stringWidth(p, f, size) for f, p in parts)
-            for face, part in parts:
-                c.setFont(face, size)
-                c.drawString(x, y, part)
-                x += c.stringWidth(part, face, size)
+            fonts.draw_string(c, font, size, x, y, text, align)
 
         c.saveState()
         art = game.data.get("cover")

@@ -8,6 +8,7 @@ from typing import Callable
 from reportlab import rl_config
 
 from ..diagnostics import ContentError, Report
+from ..frontend.translations import translator
 from ..layout.layouts import Layout
 from ..prepare import Prepared
 from ..render.face import CardRenderer
@@ -44,6 +45,7 @@ class Writer:
             {"game": game.id, "title": title, "units": "mm, origin at the page's lower left"},
             spool_dir or Path(target).parent)
         self.done = 0
+        self.tr = translator(getattr(game.overlay, "strings", None) or {})  # the footers' language
 
     def write(self, pages: list[Page]) -> Manifest | None:
         """Draw every page; the PDF is saved only when nothing went wrong."""
@@ -65,8 +67,8 @@ class Writer:
             page.draw(self, number)
             # Footers number a page within its section, so that the kit and the component PDF
             # cut from it (the same drawn page) say the same thing.
-            entry["scale_bar"] = _furniture(self.canvas, page, (seen[page.section], in_section[page.section]),
-                                            self.prep.game.name) if page.furniture else None
+            entry["scale_bar"] = _furniture(self, page, (seen[page.section], in_section[page.section])) \
+                if page.furniture else None
         if not self.report.has_errors() and self.manifest is not None:
             self.canvas.save()
             # The saved document (every page's drawing, the font subsets) and the renderer's caches
@@ -110,6 +112,9 @@ class NullCanvas:
     def __call__(self, *args, **kwargs):
         return self
 
+    def stringWidth(self, *args, **kwargs) -> float:  # the footer and cover centre their text by it
+        return 0.0
+
 
 def lay_out(prep: Prepared, report: Report, options: PrintOptions | None = None) -> None:
     """Every page laid out without output, so that `check` reports what `build` would."""
@@ -141,20 +146,27 @@ SCALE_BAR_Y = 6.7 * MM  # its ticks reach 7.9 mm; its label sits on 6.1 mm
 LEFT_FOOTER = 13 * MM  # turned up the left margin, the footer spans 5 to 8 mm from the edge
 
 
-def _furniture(canvas, page: Page, number: tuple[int, int], game_name: str) -> list[float] | None:
+def _furniture(writer: Writer, page: Page, number: tuple[int, int]) -> list[float] | None:
     """Footer on every page: what it is, its page in its section, and a 50 mm bar to check the print
-    scale.  It runs along the bottom, or up the left margin when the pieces fill the page's height.
-    Returns the scale bar as [x0, y0, x1] (or [x, y0, y1] up the margin) in mm."""
+    scale, in the kit's language.  It runs along the bottom, or up the left margin when the pieces
+    fill the page's height.  Returns the scale bar as [x0, y0, x1] (or [x, y0, y1] up the margin) in mm."""
+    canvas, tr = writer.canvas, writer.tr
     canvas.saveState()
     width = page.width
     if page.footer_left:  # the same footer, turned to read upwards along the left edge
         canvas.rotate(90)  # (u, v) -> page (-v, u): a footer line at v lands LEFT_FOOTER - v from the edge
         canvas.translate(0, -LEFT_FOOTER)
         width = page.height
-    canvas.setFont("sans-regular", 6)
     canvas.setFillColorRGB(0.35, 0.35, 0.35)
-    canvas.drawRightString(width - 8 * MM, FOOTER_BASELINE,
-                           f"{game_name} · {page.label} · {_page_of(page.section, *number)}print at 100% / actual size")
+    page_of = "" if page.section == "cover" else tr("{section} page {number} of {total}", section=tr(page.section),
+                                                     number=number[0], total=number[1]) + " · "
+    text = f"{writer.prep.game.name} · {page.label} · {page_of}" + tr("print at 100% / actual size")
+    # Right-aligned, it must end before the scale bar's label (x0 + 51 mm + "50 mm"): a longer
+    # translation is set smaller rather than over the bar.
+    room = width - 8 * MM - (70 * MM if page.scale_bar else 8 * MM)
+    fonts = writer.prep.fonts
+    size = min(6.0, 6.0 * room / max(fonts.string_width(canvas, "sans-regular", 6, text), 1e-6))
+    fonts.draw_string(canvas, "sans-regular", size, width - 8 * MM, FOOTER_BASELINE, text, "right")
     bar = None
     if page.scale_bar:
         x0, y0 = 8 * MM, SCALE_BAR_Y
@@ -171,7 +183,3 @@ def _furniture(canvas, page: Page, number: tuple[int, int], game_name: str) -> l
             bar = [round(mm(LEFT_FOOTER - y0), 3), round(mm(x0), 3), round(mm(x0 + 50 * MM), 3)]
     canvas.restoreState()
     return bar
-
-
-def _page_of(section: str, number: int, total: int) -> str:
-    return "" if section == "cover" else f"{section} page {number} of {total} · "
