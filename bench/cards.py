@@ -7,18 +7,25 @@
 The card is poker size (63 x 88 mm): a rounded border, a bold 12 pt title and a
 wrapped paragraph of about 40 words at 8 pt.  Every card has its own title
 ("Card 17") and its own paragraph, so no cache inside cardforge can make the
-comparison unfair.  The game uses bleed: 0mm, so cardforge's imposer puts
-3 x 3 cards on a portrait A4 page; the bench checks that it did.
+comparison unfair.  Every card has the same back (a border, an inner border and
+"BENCH"), as most decks do.  The game uses bleed: 0mm, so cardforge's imposer puts
+3 x 3 cards on a portrait A4 page; the build is duplex (the default), so each sheet
+is two pages, the fronts and then the backs behind them (mirrored left to right, for
+a sheet turned over its long edge).
 
 Both sides read the same cards file (cards/cards.yaml in a temporary game
 folder), use the same font files (fonts/NotoSans-*.ttf, embedded as TrueType
-subsets) and draw the same 9-up grid, crop marks, page footer and 50 mm scale bar:
+subsets) and print the same product: the same pages, every face at the same place,
+crop marks, a page footer and a 50 mm scale bar on every page.  The bench checks
+that (check_imposition: cardforge's manifest against the plain script's placements;
+page count, page size and embedded fonts of every PDF):
 
 - cardforge: cardforge.output.build.build_game(game_dir, out_dir, papers=("a4",),
   mode="duplex"), the whole build: loading, validation, layouts, drawing,
-  writing the PDF and its manifest.
+  writing the PDF and its manifest, and reading the PDF back to verify it.
 - plain: a hand-written reportlab canvas script (yaml.safe_load, simpleSplit,
-  drawString / text objects, roundRect).
+  drawString / text objects, roundRect; the back drawn once as a form and placed
+  with doForm).
 
 Each run of each side is a fresh subprocess, so imports are cold and the peak
 memory is that side's own.  The child measures with time.perf_counter the time
@@ -48,7 +55,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 FONTS = REPO / "fonts"
 PER_PAGE = 9
-TARGET_RATIO = 1.5  # issue 9: the cards-only build at most 1.5x the plain script's time
+TARGET_RATIO = 1.5  # issues 9 and 27: the cards-only build at most 1.5x the plain script's time
 TARGET_KIT_RATIO = 1.7  # issue 9: the default build (with the kit) at most 1.7x
 TARGET_RSS_MB = 100.0
 TARGET_PDF_KB = 500.0
@@ -58,6 +65,9 @@ CARD_W, CARD_H = 63.0, 88.0
 BORDER = dict(x=2.0, y=2.0, w=59.0, h=84.0, radius=3.0, width_pt=0.8)
 TITLE = dict(x=5.0, y=5.0, w=53.0, h=7.0, size=12.0)
 BODY = dict(x=5.0, y=14.0, w=53.0, h=70.0, size=8.0)
+# The back every card shares: the same border, an inner border and a centred mark.
+INNER = dict(x=5.0, y=5.0, w=53.0, h=78.0, radius=1.5, width_pt=0.4)
+MARK = dict(x=5.0, y=38.0, w=53.0, h=12.0, size=24.0, text="BENCH")
 LEADING = 1.2  # cardforge's default line height, in ems
 
 WORDS = """
@@ -97,6 +107,7 @@ def write_game(game_dir: Path, n: int) -> None:
         "    name: Plain cards\n"
         "    cards: cards/cards.yaml\n"
         "    front: bench-card\n"
+        "    back: bench-back\n"
         "    required: [title, text]\n"
         "    fields:\n"
         "      title: {type: string}\n"
@@ -114,6 +125,17 @@ def write_game(game_dir: Path, n: int) -> None:
         f"text: \"{{{{ card.title }}}}\", font: sans, style: bold, size: {t['size']}pt, leading: {LEADING}}}\n"
         f"  body: {{type: text, x: {p['x']}mm, y: {p['y']}mm, width: {p['w']}mm, height: {p['h']}mm, "
         f"text: \"{{{{ card.text }}}}\", font: sans, size: {p['size']}pt, leading: {LEADING}}}\n", "utf-8")
+    i, m = INNER, MARK
+    (game_dir / "layouts" / "bench-back.yaml").write_text(
+        "size: poker\n"
+        "frames:\n"
+        f"  border: {{type: shape, shape: rounded, x: {b['x']}mm, y: {b['y']}mm, width: {b['w']}mm, "
+        f"height: {b['h']}mm, radius: {b['radius']}mm, stroke: black, stroke_width: {b['width_pt']}pt}}\n"
+        f"  inner: {{type: shape, shape: rounded, x: {i['x']}mm, y: {i['y']}mm, width: {i['w']}mm, "
+        f"height: {i['h']}mm, radius: {i['radius']}mm, stroke: black, stroke_width: {i['width_pt']}pt}}\n"
+        f"  mark: {{type: text, x: {m['x']}mm, y: {m['y']}mm, width: {m['w']}mm, height: {m['h']}mm, "
+        f"text: \"{m['text']}\", font: sans, style: bold, size: {m['size']}pt, leading: {LEADING}, "
+        "align: center}\n", "utf-8")
 
 
 # -- the two sides, each run in a child process ------------------------------------------------
@@ -188,30 +210,57 @@ def child_plain(game_dir: Path, out_dir: Path) -> dict:
     cols, rows = 3, 3
     left = (page_w - cols * card_w) / 2
     bottom = (page_h - rows * card_h) / 2
-    b, t, p = BORDER, TITLE, BODY
+    b, t, p, i, m = BORDER, TITLE, BODY, INNER, MARK
     body_w, body_leading = p["w"] * mm, p["size"] * LEADING
-    pages = math.ceil(len(cards) / PER_PAGE)
+    sheets = math.ceil(len(cards) / PER_PAGE)
     c = Canvas(str(pdf), pagesize=A4, pageCompression=1, invariant=1)
     c.setTitle("Bench - plain reportlab")
-    body_lines = 0
-    for page in range(pages):
-        chunk = cards[page * PER_PAGE:(page + 1) * PER_PAGE]
-        c.setFont("Sans", 6.5)
+
+    # The back is the same on every card: drawn once as a form, placed behind every front.
+    c.beginForm("back", 0, 0, card_w, card_h)
+    c.setLineWidth(b["width_pt"])
+    c.roundRect(b["x"] * mm, card_h - (b["y"] + b["h"]) * mm, b["w"] * mm, b["h"] * mm, b["radius"] * mm)
+    c.setLineWidth(i["width_pt"])
+    c.roundRect(i["x"] * mm, card_h - (i["y"] + i["h"]) * mm, i["w"] * mm, i["h"] * mm, i["radius"] * mm)
+    c.setFont("Sans-Bold", m["size"])
+    c.drawCentredString((m["x"] + m["w"] / 2) * mm,
+                        card_h - m["y"] * mm - (LEADING - 1) / 2 * m["size"] - 0.8 * m["size"], m["text"])
+    c.endForm()
+
+    def furniture(label: str, number: int) -> None:
+        c.setFont("Sans", 6)
         c.setFillGray(0.35)
-        c.drawCentredString(page_w / 2, 2.2 * mm + 2, f"Bench · Plain cards, fronts · page {page + 1} · "
-                                                        "print at 100% (actual size)")
+        c.drawRightString(page_w - 8 * mm, 6.1 * mm, f"Bench · Plain cards, {label} · cards page {number} of "
+                          f"{2 * sheets} · print at 100% / actual size")
         c.setFillGray(0)
         c.setLineWidth(0.5)  # a 50 mm bar to check the print scale
-        c.line(8 * mm, 3.2 * mm, 58 * mm, 3.2 * mm)
+        c.line(8 * mm, 6.7 * mm, 58 * mm, 6.7 * mm)
         for k in range(6):
-            c.line((8 + 10 * k) * mm, 3.2 * mm, (8 + 10 * k) * mm, (4.4 if k in (0, 5) else 3.9) * mm)
-        c.setFont("Sans", 5.5)
-        c.drawString(59 * mm, 2.6 * mm, "50 mm")
+            c.line((8 + 10 * k) * mm, 6.7 * mm, (8 + 10 * k) * mm, (7.9 if k in (0, 5) else 7.4) * mm)
+        c.drawString(59 * mm, 6.1 * mm, "50 mm")
+
+    def crop_marks() -> None:  # every trim edge extended into the margin
+        c.setLineWidth(0.3)
+        xs = [left + k * card_w for k in range(cols + 1)]
+        ys = [bottom + k * card_h for k in range(rows + 1)]
+        for cx in xs:
+            c.line(cx, ys[-1] + 1 * mm, cx, ys[-1] + 6 * mm)
+            c.line(cx, ys[0] - 1 * mm, cx, ys[0] - 6 * mm)
+        for cy in ys:
+            c.line(xs[0] - 1 * mm, cy, xs[0] - 6 * mm, cy)
+            c.line(xs[-1] + 1 * mm, cy, xs[-1] + 6 * mm, cy)
+
+    body_lines, placed = 0, []
+    for sheet in range(sheets):
+        chunk = cards[sheet * PER_PAGE:(sheet + 1) * PER_PAGE]
+        fronts, backs = 2 * sheet + 1, 2 * sheet + 2
+        furniture("fronts", fronts)
         c.setLineWidth(b["width_pt"])
-        for i, card in enumerate(chunk):
-            row, col = divmod(i, cols)
+        for k, card in enumerate(chunk):
+            row, col = divmod(k, cols)
             x = left + col * card_w
             y = bottom + (rows - 1 - row) * card_h
+            placed.append([fronts, "front", card["id"], round(x / mm, 1), round(y / mm, 1)])
             top = y + card_h
             c.roundRect(x + b["x"] * mm, top - (b["y"] + b["h"]) * mm, b["w"] * mm, b["h"] * mm, b["radius"] * mm)
             c.setFont("Sans-Bold", t["size"])
@@ -223,21 +272,25 @@ def child_plain(game_dir: Path, out_dir: Path) -> dict:
             text.setFont("Sans", p["size"], body_leading)
             text.textLines(lines)
             c.drawText(text)
-        # crop marks: every trim edge extended into the margin
-        c.setLineWidth(0.3)
-        xs = [left + k * card_w for k in range(cols + 1)]
-        ys = [bottom + k * card_h for k in range(rows + 1)]
-        for cx in xs:
-            c.line(cx, ys[-1] + 1 * mm, cx, ys[-1] + 6 * mm)
-            c.line(cx, ys[0] - 1 * mm, cx, ys[0] - 6 * mm)
-        for cy in ys:
-            c.line(xs[0] - 1 * mm, cy, xs[0] - 6 * mm, cy)
-            c.line(xs[-1] + 1 * mm, cy, xs[-1] + 6 * mm, cy)
+        crop_marks()
+        c.showPage()
+        # The reverse of the same sheet: turned over its long edge, a card's back lies mirrored left to right.
+        furniture("backs", backs)
+        for k, card in enumerate(chunk):
+            row, col = divmod(k, cols)
+            x = page_w - (left + col * card_w) - card_w
+            y = bottom + (rows - 1 - row) * card_h
+            placed.append([backs, "back", card["id"], round(x / mm, 1), round(y / mm, 1)])
+            c.saveState()
+            c.translate(x, y)
+            c.doForm("back")
+            c.restoreState()
+        crop_marks()
         c.showPage()
     c.save()
     t2 = time.perf_counter()
     return {"import_s": t1 - t0, "work_s": t2 - t1, "rss_imports_kb": rss_imports, "pdf": str(pdf),
-            "all_pdf_bytes": os.path.getsize(pdf), "pdf_count": 1, "body_lines": body_lines}
+            "all_pdf_bytes": os.path.getsize(pdf), "pdf_count": 1, "body_lines": body_lines, "placed": placed}
 
 
 def child_main(side: str, game_dir: str, out_dir: str) -> None:
@@ -281,27 +334,45 @@ def pdf_facts(path: str) -> dict:
     return facts
 
 
-def check_imposition(manifest_path: str, n: int) -> list[str]:
-    """cardforge must have put the n cards 3 x 3 on portrait A4 pages, no back pages."""
+def check_imposition(manifest_path: str, n: int, plain_placed: list) -> list[str]:
+    """What a player gets from cardforge's cards PDF: n cards 3 x 3 on portrait A4 sheets printed on
+    both sides, fronts on the odd pages and each back on the next page behind its front (mirrored left
+    to right: the sheet is turned over its long edge), at the same places as the plain script's."""
     manifest = json.loads(Path(manifest_path).read_text("utf-8"))
     problems = []
     pages = manifest["pages"]
-    if len(pages) != math.ceil(n / PER_PAGE):
-        problems.append(f"{len(pages)} pages, expected {math.ceil(n / PER_PAGE)}")
+    sheets = math.ceil(n / PER_PAGE)
+    if len(pages) != 2 * sheets:
+        problems.append(f"{len(pages)} pages, expected {2 * sheets} ({sheets} sheets, both sides)")
     if any(p["size"] != [210.0, 297.0] for p in pages):
         problems.append(f"pages are not portrait A4: {sorted({tuple(p['size']) for p in pages})}")
+    faces = manifest["cards"]
+    fronts = {c["card"]: c for c in faces if c["side"] == "front"}
+    backs = {c["card"]: c for c in faces if c["side"] == "back"}
+    if len(faces) != 2 * n or len(fronts) != n or set(backs) != set(fronts):
+        problems.append(f"{len(fronts)} fronts and {len(backs)} backs drawn, expected {n} of each")
+    if any(f["page"] % 2 == 0 for f in fronts.values()):
+        problems.append("a front on an even page (the back of a sheet)")
+    behind = [card for card, f in fronts.items() if card in backs and (
+        backs[card]["page"] != f["page"] + 1 or backs[card]["trim"][1] != f["trim"][1]
+        or abs(backs[card]["trim"][0] - (210.0 - f["trim"][0] - CARD_W)) > 0.05)]
+    if behind:
+        problems.append(f"{len(behind)} backs not behind their fronts (first: {behind[0]})")
     per_page: dict[int, int] = {}
-    for card in manifest["cards"]:
+    for card in faces:
         per_page[card["page"]] = per_page.get(card["page"], 0) + 1
-    if len(manifest["cards"]) != n or any(card["side"] != "front" for card in manifest["cards"]):
-        problems.append(f"{len(manifest['cards'])} faces drawn, expected {n} fronts")
     if max(per_page.values()) != min(PER_PAGE, n):
         problems.append(f"{max(per_page.values())} cards on a page, expected {PER_PAGE}")
     if n >= PER_PAGE:
-        first = [card["trim"] for card in manifest["cards"] if card["page"] == 1]
+        first = [card["trim"] for card in faces if card["page"] == 1]
         cols, rows = len({t[0] for t in first}), len({t[1] for t in first})
         if (cols, rows) != (3, 3) or any(t[2:] != [CARD_W, CARD_H] for t in first):
             problems.append(f"page 1 holds a {cols} x {rows} grid of {sorted({tuple(t[2:]) for t in first})} mm cards")
+    ours = sorted([c["page"], c["side"], c["card"], round(c["trim"][0], 1), round(c["trim"][1], 1)] for c in faces)
+    theirs = sorted(plain_placed)
+    if ours != theirs:
+        diff = next((a, b) for a, b in zip(ours + [None] * len(theirs), theirs + [None] * len(ours)) if a != b)
+        problems.append(f"the plain PDF places faces differently (cardforge {diff[0]}, plain {diff[1]})")
     return problems
 
 
@@ -348,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
             return max(r[key] for r in results[side]) / 1024
 
         cf = results["cardforge"][-1]
-        problems = check_imposition(cf["manifest"], args.n)
+        problems = check_imposition(cf["manifest"], args.n, results["plain"][-1]["placed"])
         facts = {side: pdf_facts(results[side][-1]["pdf"]) for side in sides}
         for side in sides[1:]:
             for key in ("pages", "page_mm", "embedded_fonts"):
@@ -383,8 +454,9 @@ def main(argv: list[str] | None = None) -> int:
         if problems:
             print("imposition: WRONG: " + "; ".join(problems))
         else:
-            print(f"imposition: 3 x 3 cards on portrait A4, {facts['cardforge']['pages']} pages, no back pages "
-                  "(checked in the manifest; the plain PDF has the same pages, page size and fonts)")
+            print(f"imposition: 3 x 3 cards on portrait A4, {facts['cardforge']['pages']} pages, each back behind "
+                  "its front (checked in the manifest; the plain PDF places every face alike and has the same "
+                  "pages, page size and fonts)")
         if cf["warnings"]:
             print(f"cardforge reported {cf['warnings']} warning(s)")
         ratio = med("cardforge", "work_s") / med("plain", "work_s")
