@@ -28,6 +28,8 @@ PAPER_SIZES = {
     "a4": (210.0, 297.0),
     "letter": (215.9, 279.4),
 }
+PAPERS = tuple(PAPER_SIZES)  # `--paper` choices
+MODES = ("duplex", "simplex", "fold")  # `--mode` choices: how the card pages are imposed
 
 
 class LengthError(ValueError):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..diagnostics import Report
 from ..frontend.model import GAME_FILE
-from ..output.pages import MODES, PAPERS
+from ..units import MODES, PAPERS  # not from output/: `check` loads no PDF code
 
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
 LAYOUTS_HELP = "the layouts library (default: layouts/ beside content/)"

@@ -11,7 +11,7 @@ from ..frontend.provenance import provenance, summary
 from ..frontend.translations import translator
 from ..layout.icons import IconError
 from ..prepare import Prepared
-from ..units import MM, mm
+from ..units import MM, MODES, PAPERS, mm  # noqa: F401 (PAPERS, MODES: named here for the rest of output/)
 from .pack import BLOCK_GAP, PackedPage, pack
 from .truescale import PieceTooLarge, plan_templates
 from .impose import (FOOTER_TOP, Sheet, Tile, draw_alignment_mark, draw_assembly_map, draw_crop_marks,
@@ -20,8 +20,6 @@ from .impose import (FOOTER_TOP, Sheet, Tile, draw_alignment_mark, draw_assembly
 if TYPE_CHECKING:
     from .pdf import Writer
 
-PAPERS = ("a4", "letter")
-MODES = ("duplex", "simplex", "fold")
 ARTWORK_FRAMES = ("shape", "image")  # a board's frames that alignment marks may lie on
 
 
