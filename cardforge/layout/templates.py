@@ -8,17 +8,22 @@ from __future__ import annotations
 
 import difflib
 import functools
+import marshal
 import math
 import re
+import threading
 import types
+from importlib.util import MAGIC_NUMBER
 from typing import Any
 
 from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes, pass_eval_context
+from jinja2.environment import TemplateExpression
 from jinja2.compiler import CodeGenerator
 from jinja2.exceptions import SecurityError, TemplateError, UndefinedError
 from jinja2.filters import make_attrgetter
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from .. import diskcache
 from ..limits import MAX_REPEAT, MAX_TEMPLATE_OUTPUT, LimitError, TimeLimit, limit_message, time_limit
 
 
@@ -69,6 +74,9 @@ class _BoundedCodeGenerator(CodeGenerator):
         self.write("))")
 
 
+_compiling = threading.local()  # Sandbox._compile -> Sandbox.cached, per thread (`serve` has several)
+
+
 class Sandbox(ImmutableSandboxedEnvironment):
     """The immutable sandbox, and no 'x' * 10**9, 9 ** 9 ** 9 or text doubled without end: content
     is untrusted."""
@@ -85,6 +93,36 @@ class Sandbox(ImmutableSandboxedEnvironment):
         self.filters["replace"] = _bounded_replace(self.filters["replace"])
         self.filters["sum"] = _bounded_sum(self.filters["sum"])
         del self.globals["lipsum"]  # lorem ipsum of any length; no card needs it
+
+    def _compile(self, source: str, filename: str) -> types.CodeType:
+        code = super()._compile(source, filename)
+        _compiling.code = code  # what `cached` stores: the Python code Jinja2 generated
+        return code
+
+    def cached(self, source: str, kind: str, owner: str):
+        """`from_string(source)` (kind "template") or `compile_expression(source, undefined_to_none=False)`
+        ("expression"), with the Python code that Jinja2 generates from the disk cache (diskcache.py):
+        parsing and generating it takes a millisecond or more per source, and `check` runs on every
+        save.  The code depends only on the source, this sandbox (this file, Jinja2, the Python
+        version) and the module `owner` that configures the environment; a source that does not
+        compile is never stored, so its error is found again, the same."""
+        key = (diskcache.fingerprint(__file__, "jinja2") + diskcache.fingerprint(owner) + MAGIC_NUMBER
+               + kind.encode() + b"\0" + source.encode("utf-8", "surrogatepass"))
+        stored = diskcache.get("jinja-code", key)
+        if stored is not None:
+            try:
+                code = marshal.loads(stored)
+            except (EOFError, ValueError, TypeError):  # a damaged entry is a miss
+                code = None
+            if isinstance(code, types.CodeType):
+                template = self.template_class.from_code(self, code, self.make_globals(None), None)
+                return template if kind == "template" else TemplateExpression(template, False)
+        _compiling.code = None
+        compiled = (self.from_string(source) if kind == "template"
+                    else self.compile_expression(source, undefined_to_none=False))
+        if _compiling.code is not None:
+            diskcache.put("jinja-code", key, marshal.dumps(_compiling.code))
+        return compiled
 
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja2's own signature
         """A text's own methods are sized like the filters: 'x'.ljust(10**9), 'x'.join(...),
@@ -338,8 +376,7 @@ def _compiled(source: str, kind: str):
     compiled = _cache.get(key)
     if compiled is None:
         try:
-            compiled = (_env.from_string(source) if kind == "template"
-                        else _env.compile_expression(source, undefined_to_none=False))
+            compiled = _env.cached(source, kind, __file__)
         except TemplateSyntaxError as exc:
             raise TemplateFailure(f"{kind} syntax error: {exc.message}", exc.lineno) from None
         except RecursionError:

@@ -206,7 +206,7 @@ class Expr:
         if compiled is None:  # compiled once per process: the preview recompiles rules after every save
             try:
                 tree = Parser(_env, source, state="variable").parse_expression()
-                fn = _env.compile_expression(source, undefined_to_none=False)
+                fn = _env.cached(source, "expression", __file__)
             except TemplateSyntaxError as exc:
                 raise ExpressionError(f"expression does not parse: {exc.message}") from None
             except RecursionError:
