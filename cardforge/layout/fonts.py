@@ -185,7 +185,7 @@ class FontBook:
         missing = self._missing.get(key)
         if missing is None:
             chain = [self._glyphs[f] for f in self.chain(font_name)]
-            missing = sorted({ch for ch in text if ch not in "\n\t" and not any(ord(ch) in g for g in chain)})
+            missing = sorted(ch for ch in set(text) if ch not in "\n\t" and not any(ord(ch) in g for g in chain))
             if len(self._missing) > 50_000:
                 self._missing.clear()
             self._missing[key] = missing

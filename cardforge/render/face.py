@@ -8,11 +8,13 @@ missing images) instead of drawing them wrong.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.rl_accel import fp_str
 
 from ..layout import text as richtext
 from ..diagnostics import Report, display_path
@@ -34,6 +36,10 @@ BASIC_COLORS = {"black": "#000000", "white": "#ffffff", "red": "#b3261e", "blue"
                 "none": "none"}
 EDGE = 0.01  # points: a frame edge this close to the trim edge "touches" it
 CACHE_LIMIT = 2000  # parsed texts kept per PDF
+REPLAY_LIMIT = 64  # drawn faces kept for replay: a deck's shared back, copies of a card
+# Frame types whose drawing reads more than the frame's own templates (a track's per-space fill,
+# a table's rows, a repeat's rows): faces with them are always drawn afresh.
+NOT_REPLAYED = ("repeat", "track", "table")
 
 
 Piece = Card | Board
@@ -76,6 +82,8 @@ class CardRenderer:
         self._piece, self._face_ctx = None, None  # the face being evaluated, and its context
         self._deck_sizes: dict[tuple, float] = {}  # fit: deck, per frame and deck
         self.outline = False  # --outline: frame boxes, safe zone, trim and bleed over each face (render/outline.py)
+        self._replays: OrderedDict[tuple, tuple] = OrderedDict()  # face key -> what drawing it emitted
+        self._replayable: dict[int, bool] = {}  # per layout
 
     def context(self, piece: Piece, side: str, copy: int) -> dict[str, Any]:
         ctx = piece.context()
@@ -95,6 +103,74 @@ class CardRenderer:
         c = self.canvas
         ctx = self.context(piece, side, copy)
         self._piece, self._face_ctx = piece, ctx
+        key = self._replay_key(layout, piece, side, ctx, bleed, shape)
+        if key is not None and key in self._replays:
+            self._replays.move_to_end(key)
+            return self._replay(self._replays[key], layout, x, y, bleed)
+        marks = self._accumulators() if key is not None else None
+        records = self._draw_frames(layout, piece, side, ctx, x, y, bleed, shape)
+        if key is not None and marks[2:] == self._accumulators()[2:]:
+            self._replays[key] = (x, y, c._code[marks[0]:], c._formsinuse[marks[1]:], records)
+            if len(self._replays) > REPLAY_LIMIT:
+                self._replays.popitem(last=False)
+        return records
+
+    # -- replaying a face drawn before ---------------------------------------------------------
+    #
+    # Most faces of a kit are drawn more than once: a deck's back behind every card, copies of a
+    # card.  A face whose layout's templates all give the same values draws the same operators,
+    # so the operators emitted the first time are written again, moved by a `cm` translation,
+    # instead of laying out and drawing every frame again.
+
+    def _replay_key(self, layout: Layout, piece: Piece, side: str, ctx: dict, bleed: float, shape: str):
+        """What the face's drawing depends on, or None where it is not replayed: its layout, shape,
+        bleed, deck (`fit: deck`) and the value of every template of its frames in this face."""
+        if self.outline or self.painter.measuring:
+            return None
+        if isinstance(piece, Card) and side == "front" and self.game.version_mark.show == "always":
+            return None  # the mark names the card
+        replayable = self._replayable.get(id(layout))
+        if replayable is None:
+            replayable = self._replayable[id(layout)] = not any(
+                frame.type in NOT_REPLAYED or "opacity" in frame.props for frame in layout.frames)
+        if not replayable:
+            return None
+        values = []
+        try:
+            for frame in layout.frames:
+                for name in frame.templates:
+                    values.append(self._value(frame, name, ctx))
+            key = (id(layout), side, shape, bleed, getattr(getattr(piece, "deck", None), "id", None), tuple(values))
+            hash(key)
+        except (RenderError, TypeError):
+            return None  # drawn afresh, which reports what is wrong
+        return key
+
+    def _accumulators(self) -> tuple:
+        """The lengths of the canvas's page accumulators: a face is kept for replay only if its
+        drawing added operators and placed forms, and nothing else a page collects (annotations,
+        colour spaces), and reported nothing.  reportlab only ever appends to them."""
+        c = self.canvas
+        return (len(c._code), len(c._formsinuse), len(c._annotationrefs), len(c._colorsUsed), len(c._shadingUsed),
+                len(self.report.items))
+
+    def _replay(self, drawn: tuple, layout: Layout, x: float, y: float, bleed: float) -> list[dict[str, Any]]:
+        x0, y0, code, forms, records = drawn
+        c = self.canvas
+        c._code.append(f"q 1 0 0 1 {fp_str(x - x0, y - y0)} cm")
+        c._code.extend(code)
+        c._code.append("Q")
+        c._formsinuse.extend(forms)
+        frames = {frame.name: frame for frame in layout.frames}
+        moved = []
+        for record in records:
+            box = self._box(frames[record["name"]], layout, x, y, bleed)
+            moved.append(dict(record, box=[round(mm(v), 2) for v in box]))
+        return moved
+
+    def _draw_frames(self, layout: Layout, piece: Piece, side: str, ctx: dict, x: float, y: float,
+                     bleed: float, shape: str) -> list[dict[str, Any]]:
+        c = self.canvas
         records = []
         c.saveState()
         clip = c.beginPath()
