@@ -85,3 +85,34 @@ def test_valid_data_is_remembered_and_an_edit_is_validated_again(tmp_path):
     code, first, loaded = check()
     assert (code, loaded) == (1, "loaded: ['jsonschema']")
     assert "error[E-SCHEMA]: unknown key 'titel'" in first, first
+
+
+RULES = """\
+groups:
+  all: {deck: main}
+checks:
+  - id: TINY-COST
+    section: "costs are small"
+    group: all
+    let: {others: "where(groups.all, 'cost', card.cost)"}
+    assert: "card.cost < 2 and count(others) >= 1"
+    at: cost
+    message: "card {{ card.id }} costs {{ card.cost }}"
+"""
+COST_LAYOUT = FRONT_LAYOUT + ('  cost: {type: text, x: 4mm, y: 70mm, width: 20mm, height: 8mm, '
+                              'text: "{{ card.cost * 2 }} {{ card.title | upper }}"}\n'
+                              '  broken: {type: text, x: 30mm, y: 70mm, width: 20mm, height: 8mm, text: "{{ card.title | nosuch }}"}\n')
+
+
+def test_compiled_rules_templates_and_fonts_from_the_cache_say_the_same(tmp_path):
+    """Jinja2's generated code (layout/templates.py) and parsed fonts (layout/fonts.py) come from the
+    cache on the second run: the same diagnostics, positions included; a failing compile is never stored."""
+    cache = tmp_path / "cache"
+    make_game(tmp_path, layout_yaml=COST_LAYOUT, files={"rules.yaml": RULES})
+    cold = _check(tmp_path, cache)
+    assert {p.parent.parent.name for p in cache.rglob("*") if p.is_file()} >= {"jinja-code", "font-face"}
+    warm = _check(tmp_path, cache)
+    assert cold[:2] == warm[:2]
+    assert cold[0] == 1
+    assert "error[TINY-COST]: card beta costs 2" in cold[1], cold[1]
+    assert "No filter named 'nosuch'" in cold[1], cold[1]
