@@ -87,3 +87,17 @@ def test_a_shape_drawn_under_text_or_without_fill_is_no_warning(tmp_path):
         make_game(tmp_path, layout_yaml=layout)
         result = cardforge("check", "content/tiny", cwd=tmp_path)
         assert result.returncode == 0 and headlines(result.stderr) == [], (layout, result.stderr)
+
+
+def test_check_lays_out_a_copy_that_differs_from_the_first(tmp_path):
+    """`check` lays out the copies of a piece once (render/face.py), unless its layout reads `copy`:
+    only the second copy of 'beta' overflows here, and check says so as build does."""
+    layout = FRONT_LAYOUT + ('  tag: {type: text, x: 4mm, y: 70mm, width: 6mm, height: 4mm, size: 9pt, '
+                             'text: "{{ \'OVERFLOWING\' if copy == 2 else \'ok\' }}"}\n')
+    make_game(tmp_path, layout_yaml=layout)
+    for command in ("check", "build"):
+        result = cardforge(command, "content/tiny", *(["--out", "out"] if command == "build" else []), cwd=tmp_path)
+        assert result.returncode == 1, result.stderr
+        assert headlines(result.stderr) == [
+            "content/tiny/cards/cards.yaml:6:5: error[E-TEXT-OVERFLOW]: card 'beta' (front), frame 'tag' of layout "
+            "'front': the word 'OVERFLOWING' is 16.7 mm wider than the frame (6.0 mm) even at the minimum size 9 pt"]

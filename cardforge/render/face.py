@@ -84,6 +84,8 @@ class CardRenderer:
         self.outline = False  # --outline: frame boxes, safe zone, trim and bleed over each face (render/outline.py)
         self._replays: OrderedDict[tuple, tuple] = OrderedDict()  # face key -> what drawing it emitted
         self._replayable: dict[int, bool] = {}  # per layout
+        self._copy_blind: dict[int, tuple[Layout, bool]] = {}  # per layout (kept alive): no copy can differ
+        self._last_measured: tuple = (None, [])  # `check`: the face last laid out, and its records
 
     def context(self, piece: Piece, side: str, copy: int) -> dict[str, Any]:
         ctx = piece.context()
@@ -103,6 +105,8 @@ class CardRenderer:
         c = self.canvas
         ctx = self.context(piece, side, copy)
         self._piece, self._face_ctx = piece, ctx
+        if self.painter.measuring:  # `check`: copies of a piece laid out once (they report once anyway)
+            return self._measured(layout, piece, side, copy, ctx, x, y, bleed, shape)
         key = self._replay_key(layout, piece, side, ctx, bleed, shape)
         if key is not None and key in self._replays:
             self._replays.move_to_end(key)
@@ -114,6 +118,21 @@ class CardRenderer:
             if len(self._replays) > REPLAY_LIMIT:
                 self._replays.popitem(last=False)
         return records
+
+    def _measured(self, layout: Layout, piece: Piece, side: str, copy: int, ctx: dict, x: float, y: float,
+                  bleed: float, shape: str) -> list[dict[str, Any]]:
+        """A face laid out on the measuring canvas, or the records of an earlier copy of the same piece
+        where nothing in the layout can tell the copies apart: no template or property of it mentions
+        `copy`, and the piece has no numbered series (`number`, `variant`)."""
+        if id(layout) not in self._copy_blind:
+            self._copy_blind[id(layout)] = (layout, not any(
+                "copy" in repr(frame.props) or any("copy" in t.source for t in frame.templates.values())
+                for frame in layout.frames))
+        blind = self._copy_blind[id(layout)][1] and not (hasattr(piece, "copy_context") and piece.copy_context(copy))
+        key = (id(layout), piece.id, side, shape, bleed, None if blind else copy)
+        if key != self._last_measured[0]:
+            self._last_measured = (key, self._draw_frames(layout, piece, side, ctx, x, y, bleed, shape))
+        return self._last_measured[1]
 
     # -- replaying a face drawn before ---------------------------------------------------------
     #
