@@ -19,6 +19,7 @@ from pathlib import Path
 from ..diagnostics import ContentError, Report
 from ..frontend.model import Game
 from ..frontend.provenance import provenance
+from ..frontend.translations import translator
 from ..prepare import Prepared, prepare
 from ..verify import Verifier
 from .pages import MODES, PAPERS, Page, PrintOptions, count_faces, cover_page, plan_sections
@@ -119,7 +120,8 @@ def ordered_pages(prep: Prepared, options: PrintOptions, sections, kit: bool,
     component.  In duplex, the sheet plan (sheets.py) keeps every sheet's front on an odd page.
     `opening` gives the pages before the components instead of the cover (the errata sheet's
     changelog); it is handed the final page list, to read once the order is known."""
-    order = duplex_pages if options.mode == "duplex" else list
+    blank = translator(getattr(prep.game.overlay, "strings", None) or {})("intentionally blank")
+    order = (lambda pages: duplex_pages(pages, blank)) if options.mode == "duplex" else list
     if kit:
         final: list[Page] = []
         if opening:  # an errata sheet opens with its changelog, not the kit's cover and guide

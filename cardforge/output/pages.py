@@ -61,10 +61,11 @@ class Page:
     sheet: dict | None = None  # in a duplex kit: its sheet's kind and the side it prints on
 
 
-def blank_page(like: Page) -> Page:
-    """The back of a sheet that holds nothing (sheets.py).  Only its footer says so, in the band
-    no piece uses, so that a printer set to skip empty pages cannot shift every later back."""
-    return Page(like.width, like.height, like.section, "intentionally blank", lambda writer, number: None,
+def blank_page(like: Page, label: str = "intentionally blank") -> Page:
+    """The back of a sheet that holds nothing (sheets.py).  Only its footer says so (`label`, in the
+    kit's language), in the band no piece uses, so that a printer set to skip empty pages cannot
+    shift every later back."""
+    return Page(like.width, like.height, like.section, label, lambda writer, number: None,
                 footer_left=like.footer_left, role="blank")
 
 
@@ -73,6 +74,7 @@ def plan_decks(prep: Prepared, section: str, options: PrintOptions, report: Repo
     `options` say."""
     pages: list[Page] = []
     deferred: list[Page] = []
+    tr = translator(getattr(prep.game.overlay, "strings", None) or {})  # the footers' and manifest's language
 
     def unplaceable(deck) -> None:
         report.error("E-IMPOSE", f"pieces of '{deck.id}' ({mm(deck.width):.0f} x {mm(deck.height):.0f} mm) "
@@ -83,14 +85,15 @@ def plan_decks(prep: Prepared, section: str, options: PrintOptions, report: Repo
         names = list(dict.fromkeys(card.deck.name for card, _ in packed.items))
         has_backs = any(card.back for card, _ in packed.items)
         deck_mode = packed.mode
-        label = f"{', '.join(names)}, fold-over" if deck_mode == "fold" else f"{', '.join(names)}, fronts"
+        decks = ", ".join(names)
+        label = tr("{decks}, fold-over", decks=decks) if deck_mode == "fold" else tr("{decks}, fronts", decks=decks)
         duplex = has_backs and deck_mode == "duplex"
         footer_left = packed.sheet.floor == 0 and not packed.stacked
         pages.append(Page(packed.sheet.page_w, packed.sheet.page_h, section, label,
                           _deck_page(section, packed, "front", options), name=names[0], names=names,
                           role="fronts" if duplex else "single", footer_left=footer_left))
         if has_backs and deck_mode != "fold":
-            back = Page(packed.sheet.page_w, packed.sheet.page_h, section, f"{', '.join(names)}, backs",
+            back = Page(packed.sheet.page_w, packed.sheet.page_h, section, tr("{decks}, backs", decks=decks),
                         _deck_page(section, packed, "back", options), name=names[0], names=names,
                         footer_left=footer_left, role="backs")
             (pages if deck_mode == "duplex" else deferred).append(back)
@@ -175,12 +178,14 @@ def plan_boards(prep: Prepared, section: str, paper: str) -> list[Page]:
     """Pages of every board (or reference sheet): one page each, or tiles with overlaps."""
     pages: list[Page] = []
     bleed = prep.game.bleed
+    tr = translator(getattr(prep.game.overlay, "strings", None) or {})
     for board in prep.game.component(section):
         tiles = plan_tiles(paper, board.width, board.height, bleed)
         spans = tile_spans(tiles, board.height + 2 * bleed)
         for tile in tiles:
             label = board.name if len(tiles) == 1 else \
-                f"{board.name}, tile {tiles.index(tile) + 1} of {len(tiles)} (row {tile.row + 1}, column {tile.col + 1})"
+                tr("{name}, tile {tile} of {tiles} (row {row}, column {column})", name=board.name,
+                   tile=tiles.index(tile) + 1, tiles=len(tiles), row=tile.row + 1, column=tile.col + 1)
             pages.append(Page(tile.page_w, tile.page_h, section, label, _board_page(section, board, tile, spans, bleed),
                               name=board.name, role="reference" if section == "references" else "single"))
     return pages
@@ -295,7 +300,8 @@ def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) 
         c.restoreState()
         if writer.manifest is not None:
             writer.manifest.header["contents"] = contents
-    return Page(width, height, "cover", "Cover and contents", draw, name="Cover", role="cover")
+    label = translator(getattr(game.overlay, "strings", None) or {})("Cover and contents")
+    return Page(width, height, "cover", label, draw, name="Cover", role="cover")
 
 
 def _cover_art(writer: Writer, art: dict, width: float, height: float) -> None:

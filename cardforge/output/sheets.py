@@ -48,7 +48,7 @@ def kind_of(page: "Page") -> str:
     return "two-sided" if page.role == "fronts" else "one-sided"
 
 
-def plan_sheets(pages: list["Page"]) -> list[Sheet]:
+def plan_sheets(pages: list["Page"], blank: str = "intentionally blank") -> list[Sheet]:
     """Pages paired into sheets: fronts with the backs that follow them, two read pages of one
     section back to back, and every other page alone on its sheet with a blank back."""
     from .pages import blank_page
@@ -62,16 +62,17 @@ def plan_sheets(pages: list["Page"]) -> list[Sheet]:
         pairs = same and (
             (page.role == "fronts" and after.role == "backs") or
             (kind == "reference" and kind_of(after) == "reference"))
-        sheets.append(Sheet(kind, page, after if pairs else blank_page(page)))
+        sheets.append(Sheet(kind, page, after if pairs else blank_page(page, blank)))
         i += 2 if pairs else 1
     return sheets
 
 
-def duplex_pages(pages: list["Page"]) -> list["Page"]:
+def duplex_pages(pages: list["Page"], blank: str = "intentionally blank") -> list["Page"]:
     """The pages in print order, each sheet's front on an odd page and its back (or a blank
-    page) on the even page after it; every page knows its sheet's kind and side."""
+    page, saying `blank` in the kit's language) on the even page after it; every page knows its
+    sheet's kind and side."""
     out: list["Page"] = []
-    for sheet in plan_sheets(pages):
+    for sheet in plan_sheets(pages, blank):
         for side, page in zip(("front", "back"), sheet.pages):
             page.sheet = {"kind": sheet.kind, "side": side}
             out.append(page)
