@@ -274,9 +274,16 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None,
             if not _has_area(width, height, "board" if component == "boards" else "reference sheet",
                              doc.pos(f"/{component}/{b_index}/size"), report):
                 continue
+            pointer, placed = f"/{component}/{b_index}", doc
+            if game.overlay is not None:  # its translated data and name (frontend/translations.py)
+                from .translations import translate_sheet
+                board, placed = translate_sheet(game.overlay, component, board, doc, pointer, report)
             game.boards.append(Board(board["id"], board.get("name", board["id"]), board["layout"], width, height,
-                                     board.get("data", {}), doc, f"/{component}/{b_index}", component))
+                                     board.get("data", {}), placed, pointer, component))
     if game.overlay is not None:  # deck and sheet names, printed on the cover, the guide and each footer
+        from .translations import check_unmatched_sheets
+        check_unmatched_sheets(game.overlay, {c: [str(b.get("id")) for b in _list(data.get(c)) if isinstance(b, dict)]
+                                              for c in ("boards", "references")}, report)
         for item in game.decks + game.boards:
             item.name = game.overlay.strings.get(item.name, item.name)
     return game

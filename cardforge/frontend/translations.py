@@ -32,6 +32,8 @@ from .sources import CARD_SUFFIXES, records
 TRANSLATIONS_DIR = "translations"
 TABLES_FILE = "tables.yaml"  # `tables: {turn_sequence: [{name: Aufdecken}, ...]}`: rows translated in order
 STRINGS_FILE = "strings.yaml"  # a language's string table: layout labels, `strings: {LINE OF SIGHT: SICHTLINIE}`
+SHEET_KEYS = ("boards", "references")  # an overlay file of sheets: `boards: [{id: player-mat, data: {...}}]`
+SHEET_FIELDS = ("name", "data")  # what a sheet's record translates
 SOURCE_KEY = "source"  # the fingerprint of the source record a translation was made from
 _NATIVE_ICON = re.compile(r"(?<!\\):([a-z][a-z0-9-]*):")  # cardforge's own :icon: tokens
 _WORD = re.compile(r"\w+")
@@ -64,6 +66,7 @@ class OverlayRecord:
     doc: Document
     pointer: str
     used: bool = False
+    component: str = "cards"  # or "boards", "references": a sheet's record, keyed by the sheet's id
 
     def pos(self, key: str | None = None) -> Position:
         return self.doc.pos(pointer_join(self.pointer, key) if key else self.pointer)
@@ -75,6 +78,7 @@ class Overlay:
     lang: str
     folder: str
     records: list[OverlayRecord] = field(default_factory=list)
+    sheets: list[OverlayRecord] = field(default_factory=list)  # boards' and reference sheets' records
     documents: list[Document] = field(default_factory=list)
     strings: dict[str, str] = field(default_factory=dict)  # a layout's text as written -> its translation
     string_at: dict[str, Position] = field(default_factory=dict)  # ... and where the translation is written
@@ -152,24 +156,29 @@ def load_overlay(root: Path, game_data: dict, game_doc: Document, lang: str, rep
         if path.name == TABLES_FILE:
             overlay.tables = doc
             continue
+        if isinstance(doc.data, dict) and set(doc.data) & set(SHEET_KEYS):
+            overlay.sheets += _sheet_records(doc, report)
+            continue
         found = records(doc, False, report) if doc.data not in ({}, None) else []
         overlay.records += [OverlayRecord(r.data, r.doc, r.pointer) for r in found or []]
     return overlay
 
 
 class OverlaidDocument(Document):
-    """A card file's cards with a language's overlay merged in: the positions of translated values
-    are the overlay's, and a translated card itself is at its overlay record."""
+    """A document with a language's overlay merged in: the positions of translated values are the
+    overlay's, and a translated piece itself (a card, `/cards/3`; a board, `/boards/0`) is at its
+    overlay record.  `overrides` maps a piece's pointer to its record and the routes of its values."""
 
-    def __init__(self, base: Document, cards: list[dict], overrides: dict[int, tuple[OverlayRecord, dict[str, str]]]):
-        super().__init__(path=base.path, data={"cards": cards})
+    def __init__(self, base: Document, data: Any, overrides: dict[str, tuple[OverlayRecord, dict[str, str]]]):
+        super().__init__(path=base.path, data=data)
         self.base, self.overrides = base, overrides
 
     def pos(self, pointer: str = "", key: bool = False) -> Position:
         parts = pointer.split("/")
-        if len(parts) >= 3 and parts[1] == "cards" and parts[2].isdigit() and int(parts[2]) in self.overrides:
-            record, routes = self.overrides[int(parts[2])]
-            rest = "".join("/" + p for p in parts[3:])
+        piece = "/".join(parts[:3])
+        if len(parts) >= 3 and piece in self.overrides:
+            record, routes = self.overrides[piece]
+            rest = pointer[len(piece):]
             if not rest:
                 return record.pos()
             probe = rest
@@ -185,13 +194,14 @@ class _Merge:
     record: OverlayRecord
     routes: dict[str, str] = field(default_factory=dict)  # card sub-pointer -> overlay pointer
     texts: list[tuple[str, str, str]] = field(default_factory=list)  # (overlay pointer, source, translation)
+    items: bool = False  # every list item by item (a board's track labels), not only lists of mappings
 
 
 def apply_overlay(overlay: Overlay, key_field: str, rename: dict[str, str], target: Document,
                   entries: list[tuple[dict, str]], report: Report) -> tuple[Document, list[tuple[dict, str]]]:
     """The cards of one file with their translations merged in, and the document that places them."""
     cards = [dict(data) for data in target.data["cards"]] if isinstance(target.data, dict) else []
-    overrides: dict[int, tuple[OverlayRecord, dict[str, str]]] = {}
+    overrides: dict[str, tuple[OverlayRecord, dict[str, str]]] = {}
     merged_entries = []
     deck_fields = {name for card_data, _ in entries for name in card_data}
     for card_data, pointer in entries:
@@ -222,10 +232,10 @@ def apply_overlay(overlay: Overlay, key_field: str, rename: dict[str, str], targ
                                          pointer_join(record.pointer, name), merge, report)
         if 0 <= index < len(cards):
             cards[index] = merged
-        overrides[index] = (record, merge.routes)
+        overrides[f"/cards/{index}"] = (record, merge.routes)
         merged_entries.append((merged, pointer))
         merge.texts and _check_texts(merge, overlay, report)
-    return OverlaidDocument(target, cards, overrides), merged_entries
+    return OverlaidDocument(target, {"cards": cards}, overrides), merged_entries
 
 
 def _merge(source: Any, value: Any, at: str, over: str, merge: _Merge, report: Report) -> Any:
@@ -239,7 +249,7 @@ def _merge(source: Any, value: Any, at: str, over: str, merge: _Merge, report: R
                 continue
             out[name] = _merge(source[name], item, pointer_join(at, name), pointer_join(over, name), merge, report)
         return out
-    if isinstance(value, list) and isinstance(source, list) and any(isinstance(i, dict) for i in source):
+    if isinstance(value, list) and isinstance(source, list) and (merge.items or any(isinstance(i, dict) for i in source)):
         if len(value) != len(source):
             report.error("E-TRANSLATION", f"the translation has {len(value)} item{'s' * (len(value) != 1)} where "
                          f"the source has {len(source)}", record.doc.pos(over),
@@ -414,3 +424,76 @@ def translate_tables(overlay: Overlay, tables: dict, report: Report) -> dict:
         merged = _merge(list(tables[name]), rows, "", at, _Merge(OverlayRecord({}, doc, at)), report)
         out[name] = type(tables[name])(merged, tables[name].table)
     return out
+
+
+def _sheet_records(doc: Document, report: Report) -> list[OverlayRecord]:
+    """The records of an overlay file of sheets: `boards:` and `references:` lists, as game.yaml
+    writes them, each naming its sheet by `id`."""
+    found: list[OverlayRecord] = []
+    for key in doc.data:
+        if key not in SHEET_KEYS:
+            report.error("E-TRANSLATION", f"unknown key '{key}' in a file of translated sheets", doc.pos(f"/{key}", key=True),
+                         help="a file of sheets holds 'boards:' and 'references:', as game.yaml does; put "
+                         "translated cards in a file of their own")
+            continue
+        items = doc.data[key]
+        if not isinstance(items, list):
+            report.error("E-TRANSLATION", f"'{key}' must be a list of translated sheets", doc.pos(f"/{key}"),
+                         help="write each sheet as an item: '- id: player-mat' then its 'data:'")
+            continue
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                report.error("E-TRANSLATION", "a translated sheet is a mapping with its 'id'", doc.pos(f"/{key}/{i}"),
+                             help="write '- id: player-mat' then the fields it translates")
+                continue
+            found.append(OverlayRecord(item, doc, f"/{key}/{i}", component=key))
+    return found
+
+
+def translate_sheet(overlay: Overlay, component: str, sheet: dict, doc: Document, pointer: str,
+                    report: Report) -> tuple[dict, Document]:
+    """A board's or reference sheet's entry of game.yaml with its translation merged in: its
+    `name`, and its `data` key by key and list item by item (a track's labels keep their count),
+    and the document that places it (a label that overflows is reported at the translation's record).
+    Icon parity and homoglyphs are checked as on a card's text."""
+    record = next((r for r in overlay.sheets if r.component == component and r.data.get("id") == sheet.get("id")), None)
+    if record is None:
+        return sheet, doc
+    if record.used:  # (a sheet is translated once: the second record is reported as unmatched)
+        return sheet, doc
+    record.used = True
+    twins = [r for r in overlay.sheets if r is not record and r.component == component and r.data.get("id") == sheet.get("id")]
+    for twin in twins:
+        report.error("E-TRANSLATION", f"{component[:-1]} '{sheet.get('id')}' is translated twice in '{overlay.lang}' "
+                     f"(first at line {record.pos().line} of {record.doc.path.name})", twin.pos("id"),
+                     help="keep one translation of each sheet")
+        twin.used = True
+    merge = _Merge(record, items=True)
+    out = dict(sheet)
+    for name, value in record.data.items():
+        if name == "id":
+            continue
+        if name not in SHEET_FIELDS or name not in sheet:
+            _unknown(record, name, [f for f in SHEET_FIELDS if f in sheet], report)
+            continue
+        out[name] = _merge(sheet[name], value, "/" + name, pointer_join(record.pointer, name), merge, report)
+    overlay.use_deck("id", None)  # a sheet's text names icons as :icon: only
+    merge.texts and _check_texts(merge, overlay, report)
+    return out, OverlaidDocument(doc, doc.data, {pointer: (record, merge.routes)})
+
+
+def check_unmatched_sheets(overlay: Overlay, known: dict[str, list[str]], report: Report) -> None:
+    """A sheet's record that names no board (or reference sheet) of the game: an error at the record."""
+    for record in overlay.sheets:
+        if record.used:
+            continue
+        what = "board" if record.component == "boards" else "reference sheet"
+        key = record.data.get("id")
+        if not isinstance(key, str):
+            report.error("E-TRANSLATION", f"the translated {what} has no 'id'", record.pos(),
+                         help=f"name the {what} it translates by its id in game.yaml")
+            continue
+        guess = difflib.get_close_matches(key, known.get(record.component, []), n=1, cutoff=0.6)
+        report.error("E-TRANSLATION", f"'{key}' names no {what} of the game", record.pos("id"),
+                     help=(f"did you mean '{guess[0]}'? " if guess else "") + f"the game's {record.component}: "
+                     + (", ".join(known.get(record.component, [])) or "none"))

@@ -4,10 +4,18 @@ reportlab embeds and subsets every TTF it draws with.  A family maps the four
 styles to registered font names; a style the family lacks falls back to the
 nearest one it has (bold_italic -> bold -> regular), so a layout never fails on
 a missing style, but a missing *character* is an error (see `missing_chars`).
+
+A family may have `synthesized:` styles (fonts.yaml): a font with one upright face (WenQuanYi
+Micro Hei for Chinese, Japanese and Korean) is drawn bold by stroking its outlines as well as
+filling them, and italic by slanting the text matrix, as typesetters do for such fonts.  The
+synthesized face is its own font name (its own subset in the PDF) over the same parsed file;
+text.py and `draw_string` read `synthesized(font)` when they set the text.
 """
 from __future__ import annotations
 
+import copy
 import hashlib
+import math
 import threading
 import unicodedata
 from dataclasses import dataclass
@@ -21,8 +29,44 @@ from ..limits import MAX_FONT_BYTES, limit_message
 
 FONTS_DIR = Path(__file__).resolve().parents[2] / "fonts"
 STYLES = ("regular", "bold", "italic", "bold_italic")
+SLANT = math.tan(math.radians(12))  # a synthesized italic: about the slant of DejaVu's and Noto's obliques
+BOLD_STROKE = 0.035  # a synthesized bold: the outline stroked this wide (in ems) on top of its fill
+_SYNTHESIZED: dict[str, tuple[bool, bool]] = {}  # font name -> (bold, italic), for every synthesized face
 _FALLBACK = {"bold_italic": ("bold_italic", "bold", "italic", "regular"),
              "bold": ("bold", "regular"), "italic": ("italic", "regular"), "regular": ("regular",)}
+
+
+def synthesized(font_name: str) -> tuple[bool, bool]:
+    """Whether a face is drawn bold (outline stroked) and italic (slanted) by the drawing code."""
+    return _SYNTHESIZED.get(font_name, (False, False))
+
+
+def set_run(text, font_name: str, x: float, y: float, mode: int = 0) -> int:
+    """Place a run of a text object at (x, y) in `font_name`'s way: slanted for a synthesized
+    italic, stroked as well as filled (render mode 2) for a synthesized bold.  `mode` is the text
+    object's render mode so far; returns the one now set (the caller strokes with draw_text)."""
+    bold, italic = synthesized(font_name)
+    if italic:
+        text.setTextTransform(1, 0, SLANT, 1, x, y)
+    else:
+        text.setTextOrigin(x, y)
+    if (2 if bold else 0) != mode:
+        text.setTextRenderMode(2 if bold else 0)
+    return 2 if bold else 0
+
+
+def draw_text(canvas, text, size: float, stroked: bool, color=None) -> None:
+    """Draw a text object; where a run is synthesized bold, its stroke is the fill's colour and
+    BOLD_STROKE ems wide (and the render mode does not outlive it: q/Q)."""
+    if not stroked:
+        canvas.drawText(text)
+        return
+    canvas.saveState()
+    canvas.setLineWidth(size * BOLD_STROKE)
+    canvas.setStrokeColor(color if color is not None else canvas._fillColorObj)
+    canvas.setLineJoin(1)
+    canvas.drawText(text)
+    canvas.restoreState()
 
 
 @dataclass
@@ -127,9 +171,12 @@ class FontBook:
         self._missing: dict[tuple[str, str], list[str]] = {}  # (font, word) -> characters it lacks
         self.fallbacks: dict[str, list[str]] = {}  # family -> families drawing the glyphs it lacks, in order
         self._style_of: dict[str, tuple[str, str]] = {}  # font name -> (family, style)
+        self.synthesized: dict[str, list[str]] = {}  # family -> styles drawn from its regular face
+        self._base_of: dict[str, str] = {}  # a synthesized face's font name -> its regular face's
 
-    def add_family(self, name: str, files: dict[str, Path], prefix: str = "") -> None:
+    def add_family(self, name: str, files: dict[str, Path], prefix: str = "", synthesized=()) -> None:
         self.files[name] = (dict(files), prefix)
+        self.synthesized[name] = [s for s in synthesized if s in STYLES and s not in files]
         self.families.pop(name, None)
 
     def names(self) -> list[str]:
@@ -149,13 +196,27 @@ class FontBook:
                 self._style_of[styles[style]] = (name, style)
             if "regular" not in styles:
                 raise FontError(f"font family '{name}' has no regular style")
+            for style in self.synthesized.get(name, []):
+                styles[style] = f"{prefix}{name}-{style}"
+                self._base_of[styles[style]] = styles["regular"]
+                self._style_of[styles[style]] = (name, style)
             self.families[name] = Family(name, styles, self.register)
         return self.families[name]
 
     def register(self, font_name: str) -> None:
         if font_name in self._glyphs:
             return
-        if font_name not in pdfmetrics.getRegisteredFontNames():
+        base = self._base_of.get(font_name)
+        if base is not None and font_name not in pdfmetrics.getRegisteredFontNames():
+            self.register(base)  # the same parsed file under another name: its own subsets
+            style = self._style_of[font_name][1]
+            face = copy.copy(pdfmetrics.getFont(base))
+            face.fontName, face.state = font_name, {}
+            face.face = copy.copy(face.face)  # the PDF's name for a synthesized style: "WenQuanYiMicroHei,Bold"
+            face.face.name = bytes(face.face.name) + b"," + style.title().replace("_", "").encode("ascii")
+            pdfmetrics.registerFont(face)
+            _SYNTHESIZED[font_name] = ("bold" in style, "italic" in style)
+        elif font_name not in pdfmetrics.getRegisteredFontNames():
             path = self._paths[font_name]
             try:
                 if path.stat().st_size > MAX_FONT_BYTES:  # reportlab reads the whole file into memory
@@ -210,10 +271,14 @@ class FontBook:
         the face's fallback chain, as card text is: a translated word in Hangul prints."""
         parts = self.runs(font_name, text)
         x -= {"left": 0, "centre": 0.5, "right": 1}[align] * self.string_width(canvas, font_name, size, text)
+        line, mode, stroked = canvas.beginText(), 0, False
         for face, part in parts:
-            canvas.setFont(face, size)
-            canvas.drawString(x, y, part)
+            line.setFont(face, size)
+            mode = set_run(line, face, x, y, mode)
+            stroked = stroked or mode == 2
+            line.textOut(part)
             x += canvas.stringWidth(part, face, size)
+        draw_text(canvas, line, size, stroked)
 
     def missing_chars(self, font_name: str, text: str) -> list[str]:
         """Characters of `text` that neither the font nor any of its fallbacks has."""
@@ -287,7 +352,8 @@ def builtin_fonts() -> FontBook:
             raise FontError(f"cardforge's fonts folder is missing ({FONTS_DIR}); reinstall with 'pip install -e .'")
         book = FontBook()
         for family, files in yaml.safe_load(index.read_text("utf-8")).items():
-            book.add_family(family, {s: FONTS_DIR / f for s, f in files.items()})
+            made = files.pop("synthesized", [])
+            book.add_family(family, {s: FONTS_DIR / f for s, f in files.items()}, synthesized=made)
         _builtin = book
     return _builtin
 
@@ -300,6 +366,7 @@ def fonts_for_game(game_id: str, extra: dict[str, dict[str, Path]],
         return base
     book = FontBook()
     book.files.update(base.files)
+    book.synthesized.update(base.synthesized)
     book.fallbacks.update(fallbacks or {})
     for family, files in extra.items():
         book.add_family(family, files, prefix=f"{game_id}-")

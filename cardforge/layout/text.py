@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from ..units import mm
-from .fonts import Family
+from .fonts import Family, draw_text, set_run
 
 _SPACES: dict[str, float] = {}
 _WIDTHS: dict[tuple[str, str], float] = {}
@@ -330,7 +330,7 @@ def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: fl
     baseline = top - (fitted.leading - size) / 2 - BASELINE * size
     text = canvas.beginText()
     text.setFillColor(color)
-    state = {"font": None}
+    state = {"font": None, "mode": 0, "stroked": False}  # render mode 2: a synthesized bold (fonts.py)
     icons: list[tuple[str, float, float]] = []
 
     def flush(run: list[str], font: str | None, x0: float, y0: float) -> None:
@@ -341,7 +341,8 @@ def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: fl
         if font != state["font"]:
             text.setFont(font, size)
             state["font"] = font
-        text.setTextOrigin(x0, y0)
+        state["mode"] = set_run(text, font, x0, y0, state["mode"])  # slanted or stroked where synthesized
+        state["stroked"] = state["stroked"] or state["mode"] == 2
         text.textOut("".join(run))
 
     for p_index, paragraph in enumerate(fitted.paragraphs):
@@ -378,7 +379,7 @@ def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: fl
             flush(run, run_font, run_x, baseline)
             printed.append("".join(words_plain).rstrip(" "))
             baseline -= fitted.leading
-    canvas.drawText(text)
+    draw_text(canvas, text, size, state["stroked"], color)
     for name, ix, base in icons:
         # The icon's em box sits like a capital letter with a small descent, so it reads inline.
         icon_painter.draw(name, ix, base - 0.16 * size, size * ICON_WIDTH, size, icon_color)
