@@ -10,8 +10,10 @@
 
 Input number `seed` is reproducible: the seed picks the game, whether it builds, and the mutation
 (tests/fuzzing.py), and is described in one line.  At the end it prints the outcome table (class,
-count, an example seed and its mutation) and the tracebacks grouped by (exception type, innermost
-cardforge frame), and writes a reproducer of every bad outcome to --out (default
+count, an example seed and its mutation, with the commit, inputs/s and CPU s per input above it, fit
+to quote) and the bad outcomes grouped by kind; every 500 inputs or 60 s it prints a progress line
+with the running counts of every class, so a run cut short still tells something.  A child is a HANG
+past --timeout seconds of its own CPU time, or at the wall-clock cap (--wall).  It writes a reproducer of every bad outcome to --out (default
 build/fuzz-reproducers/): seeds.txt lists them all, and for the first few of each kind a folder
 holds the mutated game with a note saying how to run it.  The exit status is 1 if any outcome was bad.
 """
@@ -22,6 +24,7 @@ import collections
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -32,10 +35,12 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from fuzzing import ALL, FAMILIES, make_sandbox, mutate, plan  # noqa: E402
 import fuzzrun  # noqa: E402
-from fuzzrun import (BAD, GOOD, TIMEOUT_S, Outcome, argv_for, execute, run_cardforge, run_many, slot_root,  # noqa: E402
+import fuzz_formats  # noqa: E402,F401 - imported once here, not in every child
+from fuzzrun import (BAD, GOOD, TIMEOUT_S, WALL_FACTOR, Outcome, argv_for, execute, run_cardforge, run_many, slot_root,  # noqa: E402
                      warm_up)
 
 FOLDERS_PER_KIND = 3
+PROGRESS_EVERY = (500, 60.0)  # a progress line every 500 inputs or 60 s, whichever comes first
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,7 +53,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game", action="append", choices=ALL, help="only this game or card set (repeatable)")
     ap.add_argument("--family", choices=FAMILIES, help="only this family of mutations")
     ap.add_argument("--build-every", type=int, default=10, help="1 in N inputs runs build (default 10)")
-    ap.add_argument("--timeout", type=float, default=TIMEOUT_S, help="seconds before a child is a HANG")
+    ap.add_argument("--timeout", type=float, default=TIMEOUT_S,
+                    help=f"CPU seconds of a child before it is a HANG (default {TIMEOUT_S:.0f})")
+    ap.add_argument("--wall", type=float, help="wall-clock seconds before a child is killed as a HANG "
+                    f"(default {WALL_FACTOR} x --timeout: a child waiting on I/O uses no CPU)")
     ap.add_argument("--out", type=Path, default=REPO / "build" / "fuzz-reproducers", help="reproducers folder")
     ap.add_argument("--replay", type=int, metavar="SEED", help="rebuild one input into --out and run it here")
     ap.add_argument("--http", type=int, metavar="N", help="instead: N hostile requests to `cardforge serve` "
@@ -93,42 +101,61 @@ def fuzz(work: Path, games: tuple[str, ...], args) -> int:
 
     outcomes: list[Outcome] = []
     counts: collections.Counter = collections.Counter()
-    last = time.monotonic()
     seeds = args.seeds or range(args.seed, args.seed + args.n)
     tasks = ((seed, task_for(seed)) for seed in seeds)
-    for outcome in run_many(tasks, args.jobs, args.timeout):
+    started, last = time.monotonic(), time.monotonic()  # rates count from here, after the warm-up
+    for outcome in run_many(tasks, args.jobs, args.timeout, args.wall):
         outcomes.append(outcome)
         counts[outcome.cls] += 1
         if outcome.bad:
             print(f"  {outcome.cls:<11} seed {outcome.key}: {outcome.mutation[:110]}\n"
                   f"              {outcome.signature[:150]}", flush=True)
         now = time.monotonic()
-        if now - last > 15 or len(outcomes) == args.n:
+        if len(outcomes) % PROGRESS_EVERY[0] == 0 or now - last > PROGRESS_EVERY[1]:
             last = now
-            rate = len(outcomes) / (now - start)
-            print(f"[{len(outcomes)}/{args.n}] {now - start:.0f} s, {rate:.1f} inputs/s; "
-                  + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), flush=True)
-    elapsed = time.monotonic() - start
+            print(f"[{len(outcomes)}/{args.n}] {now - started:.0f} s, {_rates(outcomes, now - started)}; "
+                  + ", ".join(f"{cls} {counts[cls]}" for cls in GOOD + BAD), flush=True)
+    elapsed = time.monotonic() - started
     report_table(outcomes, elapsed, args)
     write_reproducers(outcomes, games, args)
     return 1 if any(o.bad for o in outcomes) else 0
 
 
+def _rates(outcomes: list[Outcome], elapsed: float) -> str:
+    cpu = sum(o.cpu for o in outcomes) / max(1, len(outcomes))
+    return f"{len(outcomes) / max(elapsed, 1e-9):.2f} inputs/s, {cpu:.2f} CPU s/input"
+
+
+def _commit() -> str:
+    try:
+        head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown commit"
+    return (head or "unknown commit") + (" (with uncommitted changes)" if dirty else "")
+
+
 def report_table(outcomes: list[Outcome], elapsed: float, args) -> None:
+    if not outcomes:
+        print("no inputs ran")
+        return
     by_class: dict[str, list[Outcome]] = collections.defaultdict(list)
     for o in outcomes:
         by_class[o.cls].append(o)
-    print(f"\n{len(outcomes)} inputs in {elapsed:.0f} s ({len(outcomes) / elapsed:.1f}/s, {args.jobs} jobs); "
-          f"child time median {statistics.median(o.seconds for o in outcomes):.2f} s, "
-          f"max {max(o.seconds for o in outcomes):.1f} s; "
-          f"{sum(o.command == 'build' for o in outcomes)} builds")
+    which = f"seeds {','.join(map(str, args.seeds))}" if args.seeds else f"seeds {args.seed}..{args.seed + args.n - 1}"
+    cpus = [o.cpu for o in outcomes]
+    bad = [o for o in outcomes if o.bad]
+    print(f"\n`bench/fuzz.py {len(outcomes)}` on {_commit()}, {which}, {args.jobs} jobs, "
+          f"{sum(o.command == 'build' for o in outcomes)} builds: {elapsed:.0f} s, {_rates(outcomes, elapsed)} "
+          f"(median {statistics.median(cpus):.2f}, max {max(cpus):.1f}); {len(bad)} bad")
     print(f"\n| class | count | example seed | mutation |\n|---|---:|---:|---|")
     for cls in GOOD + BAD:
         group = by_class.get(cls, [])
         example = group[0] if group else None
         print(f"| {cls} | {len(group)} | {example.key if example else '-'} | "
               f"{example.mutation[:100] if example else '-'} |")
-    bad = [o for o in outcomes if o.bad]
     if not bad:
         return
     kinds: dict[tuple[str, str], list[Outcome]] = collections.defaultdict(list)

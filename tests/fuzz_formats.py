@@ -25,7 +25,7 @@ from pathlib import Path
 
 import yaml
 
-from fuzzing import (REPO, Mutation, Sandbox, _Doc, _flow, _quoted, byte_edit, file_edit, yaml_edit, YAML_OPS)
+from fuzzing import (LOADER, REPO, Mutation, Sandbox, _Doc, _flow, _quoted, byte_edit, file_edit, yaml_edit, YAML_OPS)
 
 # -- values --------------------------------------------------------------------------------------------
 
@@ -90,7 +90,7 @@ def _deck_files(box: Sandbox) -> list[Path]:
 
 def _cards_of(path: Path) -> list[dict] | None:
     try:
-        data = yaml.safe_load(path.read_text("utf-8"))
+        data = yaml.load(path.read_text("utf-8"), Loader=LOADER)
     except (yaml.YAMLError, UnicodeDecodeError):
         return None
     cards = data.get("cards") if isinstance(data, dict) else data
@@ -429,7 +429,7 @@ def _drop_column(doc: _Doc, rng) -> str:
     if not keys:
         return YAML_OPS["delete-key"](doc, rng)
     column = rng.choice(keys)
-    data = yaml.safe_load(doc.text)
+    data = yaml.load(doc.text, Loader=LOADER)
     count = 0
     for table in _tables_in(data):
         for row in table:

@@ -3,12 +3,13 @@
 The parent has imported cardforge and checked a pristine copy once (`warm_up`), so a child
 starts with everything loaded.  A child runs `cardforge check` (or `build`, one paper, into the
 sandbox's out/) in-process through `cardforge.cli.main`, with its output captured, and sends
-back one JSON result.  A child that dies of a signal is a CRASH; one that outlives the timeout is
-killed and is a HANG.  The outcome classes:
+back one JSON result.  A child that dies of a signal is a CRASH.  A HANG is judged on the child's
+own CPU time (RLIMIT_CPU, so a loaded machine does not turn slow inputs into hangs), with a generous
+wall-clock cap beside it for a child that waits without computing (a FIFO, a lock, a sleep).  The outcome classes:
 
     ok           exit 0                       TRACEBACK    an uncaught exception, or "Traceback" printed
     diagnosed    exit 1 with error diagnostics CRASH       the child died of a signal
-    usage        exit 2                       HANG         killed after the timeout
+    usage        exit 2                       HANG         past the CPU-time limit, or killed at the wall-clock cap
     NO-POSITION  an error without a file position, or without a line where its file has lines
     ESCAPE       a write outside the output folder, or a changed file of the game's copy
     BAD-EXIT     any other exit code, or exit 1 without an error diagnostic (exit 0 with one)
@@ -42,7 +43,8 @@ from typing import Callable, Iterable, Iterator
 
 BAD = ("TRACEBACK", "CRASH", "HANG", "NO-POSITION", "ESCAPE", "BAD-EXIT", "HARNESS")
 GOOD = ("ok", "diagnosed", "usage")
-TIMEOUT_S = 20.0
+TIMEOUT_S = 20.0  # CPU seconds of a child (the slowest shipped build takes about 10)
+WALL_FACTOR = 8  # the wall-clock cap, in multiples of the CPU limit: 2 cores shared by 4 busy jobs stay under it
 MEMORY_LIMIT = 3 * 1024 ** 3  # address space of a child: an unbounded allocation fails in it, not in the machine
 PACKAGE = str(Path(__file__).resolve().parent.parent / "cardforge") + os.sep
 HEADLINE = re.compile(r"^(?P<loc>.+?): (?P<sev>error|warning)\[(?P<code>[A-Za-z0-9-]+)\]: ", re.M)
@@ -56,7 +58,8 @@ class Outcome:
     detail: str = ""  # the traceback, or the offending diagnostic
     command: str = "check"
     mutation: str = ""
-    seconds: float = 0.0
+    seconds: float = 0.0  # wall time of the command in the child
+    cpu: float = 0.0  # CPU time of the whole child (mutation, command, audit), from wait4
     key: object = None  # the caller's id of the input (a seed)
 
     @property
@@ -229,9 +232,11 @@ def execute(root: Path, game: Path, layouts: Path, out: Path, build: bool) -> Ou
     return outcome
 
 
-def limit_child() -> None:
+def limit_child(cpu_seconds: float) -> None:
     faulthandler.disable()  # pytest's handler would print the crash we are about to classify
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    soft = max(1, int(cpu_seconds + 0.999))  # SIGXCPU at the limit, SIGKILL a little later if it is caught
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 2))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     sys.dont_write_bytecode = True
     signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -277,8 +282,9 @@ class _Child:
     pid: int
     fd: int
     key: object
-    deadline: float
+    deadline: float  # the wall-clock cap
     started: float
+    cpu_limit: float = TIMEOUT_S
     slot: int = 0
     data: bytes = b""
 
@@ -286,7 +292,7 @@ class _Child:
 Task = Callable[[], Outcome]  # runs in the child; may set outcome.mutation before it runs the input
 
 
-def _start(key, task: Task, timeout: float, slot: int = 0) -> _Child:
+def _start(key, task: Task, timeout: float, wall: float, slot: int = 0) -> _Child:
     global SLOT
     read, write = os.pipe()
     pid = os.fork()
@@ -296,7 +302,7 @@ def _start(key, task: Task, timeout: float, slot: int = 0) -> _Child:
         code = 0
         try:
             os.setpgid(0, 0)  # a hang is killed with everything it started
-            limit_child()
+            limit_child(timeout)
             outcome = task(lambda text: os.write(write, (json.dumps({"mutation": text}) + "\n").encode()))
             os.write(write, (json.dumps({"outcome": asdict(outcome) | {"key": None}}) + "\n").encode())
         except BaseException:  # noqa: BLE001 - a failure of the harness itself
@@ -307,10 +313,14 @@ def _start(key, task: Task, timeout: float, slot: int = 0) -> _Child:
     os.close(write)
     os.set_blocking(read, False)
     now = time.monotonic()
-    return _Child(pid, read, key, now + timeout, now, slot)
+    return _Child(pid, read, key, now + wall, now, timeout, slot)
 
 
-def _finish(child: _Child, status: int | None) -> Outcome:
+def _cpu(usage) -> float:
+    return usage.ru_utime + usage.ru_stime
+
+
+def _finish(child: _Child, status: int, cpu: float, killed: bool) -> Outcome:
     mutation, outcome = "", None
     for line in child.data.decode("utf-8", "replace").splitlines():
         try:
@@ -323,20 +333,27 @@ def _finish(child: _Child, status: int | None) -> Outcome:
         if "harness" in message:  # the fuzzer's own failure, not cardforge's: shown, never hidden
             outcome = Outcome("HARNESS", None, message["harness"].strip().splitlines()[-1], message["harness"])
     seconds = time.monotonic() - child.started
-    if status is None:
-        outcome = Outcome("HANG", None, f"killed after {seconds:.0f} s")
-    elif os.WIFSIGNALED(status):
+    signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    if killed:
+        outcome = Outcome("HANG", None, f"killed at the wall-clock cap of {seconds:.0f} s ({cpu:.1f} s CPU)")
+    elif signum == signal.SIGXCPU or (signum == signal.SIGKILL and cpu >= child.cpu_limit):
+        outcome = Outcome("HANG", None, f"past {child.cpu_limit:.0f} s of CPU ({seconds:.0f} s wall)")
+    elif signum is not None:
         name = signal.Signals(os.WTERMSIG(status)).name
         outcome = Outcome("CRASH", None, f"signal {name}")
     elif outcome is None:
         outcome = Outcome("CRASH", None, f"child exited {os.WEXITSTATUS(status)} without a result")
     outcome.mutation = outcome.mutation or mutation
     outcome.key = child.key
+    outcome.cpu = cpu
     return outcome
 
 
-def run_many(tasks: Iterable[tuple[object, Task]], jobs: int = 1, timeout: float = TIMEOUT_S) -> Iterator[Outcome]:
-    """Run each (key, task) in a forked child, at most `jobs` at once; yield outcomes as they end."""
+def run_many(tasks: Iterable[tuple[object, Task]], jobs: int = 1, timeout: float = TIMEOUT_S,
+             wall: float | None = None) -> Iterator[Outcome]:
+    """Run each (key, task) in a forked child, at most `jobs` at once; yield outcomes as they end.
+    A child may use `timeout` seconds of CPU, and live `wall` seconds (default WALL_FACTOR x timeout)."""
+    wall = wall if wall is not None else timeout * WALL_FACTOR
     pending = iter(tasks)
     running: dict[int, _Child] = {}
     free = list(range(jobs))  # job slots: each child runs in its slot's folder (slot_root)
@@ -349,7 +366,7 @@ def run_many(tasks: Iterable[tuple[object, Task]], jobs: int = 1, timeout: float
             except StopIteration:
                 exhausted = True
                 break
-            child = _start(key, task, timeout, free.pop(0))
+            child = _start(key, task, timeout, wall, free.pop(0))
             running[child.fd] = child
             sel.register(child.fd, selectors.EVENT_READ)
         if not running:
@@ -363,22 +380,22 @@ def run_many(tasks: Iterable[tuple[object, Task]], jobs: int = 1, timeout: float
                 sel.unregister(sk.fd)
                 os.close(sk.fd)
                 del running[sk.fd]
-                _, status = os.waitpid(child.pid, 0)
+                _, status, usage = os.wait4(child.pid, 0)
                 free.append(child.slot)
-                yield _finish(child, status)
+                yield _finish(child, status, _cpu(usage), killed=False)
         now = time.monotonic()
         for fd, child in list(running.items()):
             if now > child.deadline:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(child.pid, signal.SIGKILL)
-                os.waitpid(child.pid, 0)
+                _, status, usage = os.wait4(child.pid, 0)
                 sel.unregister(fd)
                 os.close(fd)
                 del running[fd]
                 free.append(child.slot)
-                yield _finish(child, None)
+                yield _finish(child, status, _cpu(usage), killed=True)
     sel.close()
 
 
-def run_one(task: Task, timeout: float = TIMEOUT_S) -> Outcome:
-    return next(run_many([(None, task)], 1, timeout))
+def run_one(task: Task, timeout: float = TIMEOUT_S, wall: float | None = None) -> Outcome:
+    return next(run_many([(None, task)], 1, timeout, wall))

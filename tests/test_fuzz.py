@@ -105,16 +105,23 @@ def test_runner_sees_crash_hang_and_traceback():
     def crash():
         os.kill(os.getpid(), signal.SIGSEGV)
 
-    def hang():
+    def spin():  # a hang in computation: judged on its CPU time
+        while True:
+            pass
+
+    def sleep():  # a hang waiting on nothing: caught by the wall-clock cap
         time.sleep(60)
 
     def ok():
         return Outcome("ok", 0)
 
-    outcomes = {o.key: o for o in run_many(_tasks(crash, hang, ok), jobs=3, timeout=2)}
+    outcomes = {o.key: o for o in run_many(_tasks(crash, spin, sleep, ok), jobs=4, timeout=1, wall=6)}
     assert (outcomes[0].cls, outcomes[0].signature) == ("CRASH", "signal SIGSEGV")
-    assert outcomes[1].cls == "HANG"
-    assert outcomes[2].cls == "ok"
+    assert (outcomes[1].cls, outcomes[1].signature.split(" (")[0]) == ("HANG", "past 1 s of CPU"), outcomes[1]
+    assert outcomes[1].cpu > 0.9
+    assert outcomes[2].cls == "HANG" and outcomes[2].signature.startswith("killed at the wall-clock cap"), outcomes[2]
+    assert outcomes[2].cpu < 1
+    assert outcomes[3].cls == "ok"
 
 
 def test_classify():
