@@ -141,3 +141,11 @@ def test_roster_size_that_is_no_length(tmp_path):
     forces = "forces:\n  roster: {layout: front, size: {width: {a: 1}, height: 88mm}}\n  files: []\n"
     assert errors_of(tmp_path, game_yaml=GAME_YAML + forces) == [
         "content/tiny/game.yaml:16:41: error[E-SCHEMA]: expected string or number, got a mapping"]
+
+
+def test_decks_given_as_a_number(tmp_path):
+    # fuzz seed 100073: `decks: 20` in game.yaml reached layout/markup.py's apply_markup and
+    # rules/check.py's _decks_defined (TypeError: 'int' object is not iterable)
+    game = GAME_YAML.split("decks:")[0] + "decks: 20\n"
+    assert errors_of(tmp_path, game_yaml=game) == [
+        "content/tiny/game.yaml:5:8: error[E-SCHEMA]: expected array, got a number (20)"]

@@ -232,8 +232,10 @@ def apply_markup(game, icons, report: Report) -> None:
     at the line and column of the tag or symbol."""
     by_pointer = {}
     for key in ("decks", "tokens"):
-        for i, deck_data in enumerate(game.data.get(key) or []):
-            by_pointer[f"/{key}/{i}"] = deck_data
+        entries = game.data.get(key)  # already reported by the game's schema when it is no list of mappings
+        for i, deck_data in enumerate(entries if isinstance(entries, list) else []):
+            if isinstance(deck_data, dict):
+                by_pointer[f"/{key}/{i}"] = deck_data
     is_icon = _IconTest(icons)
     for deck in game.decks:
         dialect = dialect_for(game.data, by_pointer.get(deck.pointer, {}), deck.pointer)

@@ -47,7 +47,10 @@ def check_game(game: Game, report: Report, *, layouts=None, icons=None, faces=No
 
 def _decks_defined(game: Game) -> bool:
     data = game.data if isinstance(game.data, dict) else {}
-    declared = [d for key in ("decks", "tokens") for d in (data.get(key) or [])]
+    lists = [data.get(key) for key in ("decks", "tokens")]
+    declared = [d for entries in lists if isinstance(entries, list) for d in entries]
+    if any(entries is not None and not isinstance(entries, list) for entries in lists):
+        return False  # `decks: 20`: the schema's error says so, and no deck is complete
     return len(declared) == len(game.decks)
 
 
