@@ -53,12 +53,19 @@ def fingerprint(module_file: str, *libraries: str) -> bytes:
     return hashlib.sha256(b"\0".join(parts)).digest()
 
 
-def _path(kind: str, key: bytes) -> Path | None:
+@lru_cache(maxsize=None)
+def _folder(kind: str) -> str | None:
     root = cache_root()
-    if root is None:
+    return None if root is None else os.path.join(root, kind)
+
+
+def _path(kind: str, key: bytes) -> str | None:
+    """The entry's file (a string: `check` looks up hundreds of entries, and pathlib is slow at it)."""
+    folder = _folder(kind)
+    if folder is None:
         return None
     digest = hashlib.sha256(key).hexdigest()
-    return root / kind / digest[:2] / digest[2:]
+    return os.path.join(folder, digest[:2], digest[2:])
 
 
 def get(kind: str, key: bytes) -> bytes | None:
@@ -77,8 +84,8 @@ def put(kind: str, key: bytes, value: bytes) -> None:
     if path is None or len(value) > MAX_ENTRY:
         return
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(value)

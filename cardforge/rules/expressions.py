@@ -31,6 +31,7 @@ at its line and column in the rules file rather than failing (or passing) silent
 """
 from __future__ import annotations
 
+import pickle
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -38,7 +39,8 @@ from typing import Any, Callable
 from jinja2 import StrictUndefined, TemplateSyntaxError, Undefined, nodes
 from jinja2.exceptions import SecurityError, TemplateError
 from jinja2.parser import Parser
-from ..layout.templates import Absent, Sandbox, TemplateFailure, render_bounded
+from .. import diskcache
+from ..layout.templates import Absent, Sandbox, TemplateFailure, render_bounded, run_expression
 from ..limits import LimitError, TimeLimit, time_limit
 from ..layout.text import icon_names
 from .lookups import LOOKUP_HELPERS, LookupFailure
@@ -204,22 +206,26 @@ class Expr:
         self.source = source
         compiled = _compiled.get(source)
         if compiled is None:  # compiled once per process: the preview recompiles rules after every save
+            usage = stored = _stored_usage("expression", source)
             try:
-                tree = Parser(_env, source, state="variable").parse_expression()
+                if usage is None:
+                    usage = analyse(Parser(_env, source, state="variable").parse_expression())
                 fn = _env.cached(source, "expression", __file__)
             except TemplateSyntaxError as exc:
                 raise ExpressionError(f"expression does not parse: {exc.message}") from None
             except RecursionError:
                 raise ExpressionError("expression is nested too deeply to parse") from None
+            if stored is None:  # kept once it also compiled
+                _store_usage("expression", source, usage)
             if len(_compiled) > 4096:
                 _compiled.clear()
-            compiled = _compiled[source] = (fn, analyse(tree))
+            compiled = _compiled[source] = (fn, usage)
         self._fn, self.usage = compiled
 
     def __call__(self, context: dict[str, Any]) -> Any:
         try:
             with time_limit():
-                result = self._fn(**context)
+                result = run_expression(self._fn, context)
             if isinstance(result, Absent):  # an absent card field as the whole expression: no value
                 return None
             if isinstance(result, Undefined):  # `item.missing` as the whole expression: fail here, not later
@@ -255,13 +261,16 @@ class MessageTemplate:
         self.usage = Usage()
         self._templated = "{{" in source or "{%" in source
         if self._templated:
-            try:
-                tree = _env.parse(source)
-            except TemplateSyntaxError as exc:
-                raise ExpressionError(f"template does not parse: {exc.message}") from None
-            except RecursionError:
-                raise ExpressionError("template is nested too deeply to parse") from None
-            self.usage = analyse(tree)
+            usage = _stored_usage("message", source)
+            if usage is None:
+                try:
+                    usage = analyse(_env.parse(source))
+                except TemplateSyntaxError as exc:
+                    raise ExpressionError(f"template does not parse: {exc.message}") from None
+                except RecursionError:
+                    raise ExpressionError("template is nested too deeply to parse") from None
+                _store_usage("message", source, usage)
+            self.usage = usage
 
     def render(self, context: dict[str, Any]) -> str:
         if not self._templated:
@@ -275,6 +284,27 @@ class MessageTemplate:
         except (SecurityError, TemplateError, TypeError, ValueError, ArithmeticError, LookupError,
                 AttributeError, RecursionError) as exc:
             return f"{self.source} (message failed: {getattr(exc, 'message', None) or exc})"
+
+
+def _usage_key(kind: str, source: str) -> bytes:
+    return diskcache.fingerprint(__file__, "jinja2") + kind.encode() + b"\0" + source.encode("utf-8", "surrogatepass")
+
+
+def _stored_usage(kind: str, source: str) -> Usage | None:
+    """What a source that parsed before uses, from the disk cache (diskcache.py): parsing the
+    expressions of a rules file again on every `check` is most of loading it."""
+    stored = diskcache.get("rules-usage", _usage_key(kind, source))
+    if stored is None:
+        return None
+    try:
+        usage = pickle.loads(stored)
+    except Exception:  # noqa: BLE001 - a damaged entry is a miss
+        return None
+    return usage if isinstance(usage, Usage) else None
+
+
+def _store_usage(kind: str, source: str, usage: Usage) -> None:
+    diskcache.put("rules-usage", _usage_key(kind, source), pickle.dumps(usage, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 CARD_VARIABLES = ("card", "recipe", "row")
