@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import json
 import marshal
 import math
 import re
@@ -453,6 +454,42 @@ def _roman(n: int) -> str:
         while n >= value:
             out, n = out + letters, n - value
     return out
+_fields: dict[str, list[str]] = {}
+_PIECE_VARS = ("card", "board")
+
+
+def fields_read(source: str) -> list[str]:
+    """The fields of `card` / `board` a template reads, in order of appearance; none for a template
+    that does not parse (its error is reported where it is compiled).  Remembered per process and
+    in the disk cache (diskcache.py): `check` would otherwise parse every template of every layout."""
+    found = _fields.get(source)
+    if found is None:
+        key = diskcache.fingerprint(__file__, "jinja2") + source.encode("utf-8", "surrogatepass")
+        stored = diskcache.get("template-fields", key)
+        if stored is not None:
+            try:
+                found = [name for name in json.loads(stored) if isinstance(name, str)]
+            except (ValueError, TypeError):  # a damaged entry: parsed again
+                found = None
+        if found is None:
+            found = []
+            try:
+                tree = parse(source)
+            except Exception:  # noqa: BLE001 - reported where the template is compiled
+                tree = None
+            if tree is not None:
+                for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
+                    if isinstance(node.node, nodes.Name) and node.node.name in _PIECE_VARS:
+                        name = node.attr if isinstance(node, nodes.Getattr) else getattr(node.arg, "value", None)
+                        if isinstance(name, str) and name not in found:
+                            found.append(name)
+                diskcache.put("template-fields", key, json.dumps(found).encode())
+        if len(_fields) >= CACHE_LIMIT:
+            _fields.clear()
+        _fields[source] = found
+    return found
+
+
 def parse(source: str):
     """The template syntax tree (to find the fields a template reads), from the same sandbox."""
     return _env.parse(source)

@@ -12,7 +12,7 @@ from ..frontend.model import Game
 from ..layout import text as richtext
 from ..layout.text import icon_names
 from ..layout.layouts import Frame, Layout
-from ..layout.templates import Expression, Template, TemplateFailure, parse, truthy
+from ..layout.templates import Expression, Template, TemplateFailure, fields_read, truthy
 from ..layout.repeat import placed
 from .face import CardRenderer, rendered
 from .table import table_texts
@@ -37,27 +37,9 @@ class FrameInfo:
         return f"{display_path(self.frame.layout_file, None)}:{self.frame.position.line}"
 
 
-_field_cache: dict[str, list[str]] = {}
-_PIECE_VARS = ("card", "board")
-
-
 def template_fields(source: str) -> list[str]:
-    """Fields of `card` / `board` a template reads, in order of appearance."""
-    if source not in _field_cache:
-        from jinja2 import nodes
-        found: list[str] = []
-        try:
-            tree = parse(source)
-        except Exception:
-            tree = None
-        if tree is not None:
-            for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
-                if isinstance(node.node, nodes.Name) and node.node.name in _PIECE_VARS:
-                    key = node.attr if isinstance(node, nodes.Getattr) else getattr(node.arg, "value", None)
-                    if isinstance(key, str) and key not in found:
-                        found.append(key)
-        _field_cache[source] = found
-    return _field_cache[source]
+    """Fields of `card` / `board` a template reads, in order of appearance (layout/templates.py)."""
+    return fields_read(source)
 
 
 class FaceEvaluator:
