@@ -9,11 +9,15 @@ root, with its own empty disk cache (cardforge/diskcache.py) for the "cold" rows
 the previous run filled for the others.  The table shows the time of all imports (the sum of the
 top-level imports' cumulative times; the interpreter's own start-up is not in it), the number of
 modules, the heavy libraries loaded, and the wall time of the whole process.  `check` should load
-none of the PDF writer, PDF readers, raster engine or SVG library once its icons are cached.
+none of the PDF writer, platypus, the drawing renderer, PDF readers or SVG library once its icons
+are cached: a row that does is marked REGRESSION and the bench exits 1.  (Pillow comes with
+reportlab's font code, which `check` needs for text widths.)  cardforge is byte-compiled first, as
+an install leaves it.
 """
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import shutil
 import subprocess
@@ -39,6 +43,9 @@ HEAVY = {  # module -> what it is
     "watchfiles": "watchfiles",
 }
 
+# What a warm `check` must not load (issue 27).
+NOT_IN_CHECK = {"PDF writer", "platypus", "drawing renderer", "svglib", "lxml", "pypdf", "pdfium", "jsonschema"}
+
 
 def commands(out: Path) -> list[tuple[str, list[str], bool]]:
     """(label, arguments, cold cache)."""
@@ -48,6 +55,8 @@ def commands(out: Path) -> list[tuple[str, list[str], bool]]:
         ("check bomber-boys", ["check", "content/bomber-boys"], False),
         ("check steel-rain", ["check", "content/steel-rain"], False),
         ("check war-eagles", ["check", "content/war-eagles"], False),
+        ("check war-eagles --format json", ["check", "content/war-eagles", "--format", "json"], False),
+        ("render bomber-boys bombardier", ["render", "content/bomber-boys", "bombardier", "--out", str(out / "render")], False),
         ("calibrate", ["calibrate", "--out", str(out / "calibrate")], False),
         ("build bombs-away A4", ["build", "content/bombs-away", "--paper", "a4", "--out", str(out / "build")], False),
     ]
@@ -99,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tree", metavar="LABEL", help="also show the slowest imports of the command whose label "
                     "starts with LABEL")
     args = ap.parse_args(argv)
+    compileall.compile_dir(str(REPO / "cardforge"), quiet=1)
     work = Path(tempfile.mkdtemp(prefix="cardforge-imports-"))
+    regressions = []
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"imports per command: python -X importtime -m cardforge ..., minimum of {args.runs} runs; "
           f"load average {load:.2f}")
@@ -120,12 +131,18 @@ def main(argv: list[str] | None = None) -> int:
                 best_wall = min(best_wall, wall)
             names = {n.strip() for _, _, n in rows}
             heavy = ", ".join(what for module, what in HEAVY.items() if module in names) or "-"
-            print(f"{label:<32}{best_imports * 1000:>7.0f}ms{len(rows):>9}{best_wall * 1000:>7.0f}ms  {heavy}")
+            forbidden = [what for module, what in HEAVY.items() if module in names and what in NOT_IN_CHECK]
+            mark = "  REGRESSION" if label.startswith("check") and not cold and forbidden else ""
+            if mark:
+                regressions.append(f"{label}: {', '.join(forbidden)}")
+            print(f"{label:<32}{best_imports * 1000:>7.0f}ms{len(rows):>9}{best_wall * 1000:>7.0f}ms  {heavy}{mark}")
             if args.tree and label.startswith(args.tree):
                 tree(rows)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return 0
+    for line in regressions:
+        print(f"REGRESSION: warm {line} loaded")
+    return 1 if regressions else 0
 
 
 if __name__ == "__main__":

@@ -116,3 +116,30 @@ def test_compiled_rules_templates_and_fonts_from_the_cache_say_the_same(tmp_path
     assert cold[0] == 1
     assert "error[TINY-COST]: card beta costs 2" in cold[1], cold[1]
     assert "No filter named 'nosuch'" in cold[1], cold[1]
+
+
+HEAVY_PROBE = ("import sys; from cardforge.cli import main; code = main(['check', 'content/tiny']); "
+               "print('loaded:', sorted(m for m in ('reportlab.pdfgen.canvas', 'reportlab.platypus', "
+               "'reportlab.graphics.renderPDF', 'pypdf', 'svglib', 'cardforge.output.printshop') if m in sys.modules)); "
+               "sys.exit(code)")
+
+
+def test_a_warm_check_loads_no_pdf_writer_reader_or_drawing_library(tmp_path):
+    """`check` lays pages out on a null canvas: the PDF writer, platypus, the drawing renderer, the
+    PDF reader and svglib (icons come from the cache) stay unloaded (issue 27)."""
+    cache = tmp_path / "cache"
+    make_game(tmp_path, layout_yaml=ICON_LAYOUT, files={"icons/logo.svg": GOOD_SVG})
+    env = dict(os.environ, CARDFORGE_CACHE=str(cache))
+    results = [subprocess.run([sys.executable, "-c", HEAVY_PROBE], cwd=str(tmp_path), env=env, capture_output=True,
+                              text=True) for _ in range(2)]
+    assert [r.returncode for r in results] == [0, 0], results[-1].stderr
+    assert results[1].stdout.strip() == "loaded: []"
+
+
+def test_the_command_line_alone_loads_no_stage():
+    """`cardforge --version` (and the parsing of every command line) imports no stage: no output/
+    module and no reportlab; each command imports what it needs when it runs."""
+    probe = ("import sys; from cardforge.cli import parser; parser().parse_args(['check']); "
+             "print(sorted(m for m in sys.modules if m.startswith(('cardforge.output', 'reportlab', 'PIL'))))")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.stdout.strip() == "[]", result.stderr
