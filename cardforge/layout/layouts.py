@@ -79,6 +79,20 @@ class Layout:
     files: list[Path] = field(default_factory=list)
 
 
+def names_copy(frame: Frame) -> bool:
+    """Whether a frame's templates or properties (text, or anything with a template's `source`) name
+    `copy`: where no frame does, every copy of a piece lays out alike (`check` lays out one)."""
+    def names(value: Any) -> bool:
+        if isinstance(value, str):
+            return "copy" in value
+        if isinstance(value, dict):
+            return any(names(v) for v in value.values())
+        if isinstance(value, (list, tuple)):
+            return any(names(v) for v in value)
+        return "copy" in str(getattr(value, "source", ""))
+    return names(frame.props) or any("copy" in t.source for t in frame.templates.values())
+
+
 class LayoutSet:
     """Resolves layout names for one game, loading each file once."""
 

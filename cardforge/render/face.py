@@ -21,7 +21,7 @@ from ..diagnostics import Report, display_path
 from ..limits import MAX_IMAGE_PIXELS
 from ..layout.fonts import FontBook
 from ..layout.icons import IconError, IconLibrary, IconPainter
-from ..layout.layouts import Frame, Layout
+from ..layout.layouts import Frame, Layout, names_copy
 from ..layout.repeat import placed
 from ..geometry import shape_path, track_cells
 from .table import RenderError, draw_table
@@ -43,17 +43,6 @@ NOT_REPLAYED = ("repeat", "track", "table")
 
 
 Piece = Card | Board
-
-
-def _mentions_copy(value: Any) -> bool:
-    """Whether a frame's properties (text, or a template or expression with its source) name `copy`."""
-    if isinstance(value, str):
-        return "copy" in value
-    if isinstance(value, dict):
-        return any(_mentions_copy(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_mentions_copy(v) for v in value)
-    return "copy" in str(getattr(value, "source", ""))
 
 
 def rendered(piece: Piece, template: Template, ctx: dict, face_ctx: dict | None) -> Any:
@@ -137,8 +126,7 @@ class CardRenderer:
         `copy`, and the piece has no numbered series (`number`, `variant`)."""
         if id(layout) not in self._copy_blind:
             self._copy_blind[id(layout)] = (layout, not any(
-                frame.type in NOT_REPLAYED or _mentions_copy(frame.props)
-                or any("copy" in t.source for t in frame.templates.values()) for frame in layout.frames))
+                frame.type in NOT_REPLAYED or names_copy(frame) for frame in layout.frames))
         blind = self._copy_blind[id(layout)][1] and not (hasattr(piece, "copy_context") and piece.copy_context(copy))
         key = (id(layout), piece.id, side, shape, bleed, None if blind else copy)
         if key != self._last_measured[0]:
