@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
 def fuzz(work: Path, games: tuple[str, ...], args) -> int:
     start = time.monotonic()
     pristine = {g: make_sandbox(work / "pristine" / g, g).root for g in games}
-    warm_up(work, games, args.jobs)
+    warm_up(work, games, args.jobs, build=args.build_every > 0)
     print(f"fuzz: {args.n} inputs from seed {args.seed}, {args.jobs} at a time, games {', '.join(games)}"
           f"{', family ' + args.family if args.family else ''}; warm after {time.monotonic() - start:.1f} s",
           flush=True)
