@@ -10,7 +10,6 @@ from __future__ import annotations
 import difflib
 import io
 import json
-import logging
 import math
 import pickle
 import re
@@ -28,6 +27,7 @@ from ..limits import MAX_SVG_BYTES, MAX_SVG_ELEMENTS, NotAFile, read_bounded
 def _svg_tools():
     """lxml, svglib and reportlab's drawing renderer, imported at the first icon drawn: a game
     without icons (and `check` of a game whose icons are cached, iconcache.py) never loads them."""
+    import logging  # here, not at the top: `check` of cached icons loads no logging either
     from lxml import etree
     from reportlab.graphics import renderPDF
     from svglib.svglib import svg2rlg
