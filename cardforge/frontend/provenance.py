@@ -55,16 +55,20 @@ def _entry(game: Game, board) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def summary(counts: dict[str, dict]) -> list[str]:
-    """One line per component for the kit's cover."""
+def summary(counts: dict[str, dict], tr=None) -> list[str]:
+    """One line per component for the kit's cover, in the kit's language (`tr`, translations.py):
+    each line's English, with its numbers in braces, is its key in the string table."""
+    from .translations import translator
+    tr = tr or translator({})
     lines = []
     for component, tally in counts.items():
         total = tally["given"] + tally["authored"]
         unit = {"cards": "card", "tokens": "token", "boards": "board", "references": "sheet",
                 "tables": "table row"}[component] + ("" if total == 1 else "s")
-        line = f"{component.capitalize()}: {total} {unit}, {tally['given']} given by the rulebook, " \
-               f"{tally['authored']} authored"
+        line = tr(f"{component.capitalize()}: {{total}} {unit}, {{given}} given by the rulebook, {{authored}} authored",
+                  total=total, given=tally["given"], authored=tally["authored"])
         if "rows" in tally and sum(tally["rows"].values()):
-            line += f"; data rows {tally['rows']['given']} given, {tally['rows']['authored']} authored"
+            line += tr("; data rows {given} given, {authored} authored", given=tally["rows"]["given"],
+                       authored=tally["rows"]["authored"])
         lines.append(line)
     return lines

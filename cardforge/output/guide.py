@@ -194,6 +194,6 @@ class _Model:
         for entry in self.prep.components:
             stated = self.tr("not stated") if entry.count is None else str(entry.count)
             check = "--" if entry.count is None else self.tr("yes") if entry.count == entry.built else self.tr("NO")
-            rows.append({"name": entry.name, "kit": entry.built, "rulebook": stated, "matches": check,
-                         "section": entry.section + (f" ({entry.note})" if entry.note else "")})
+            rows.append({"name": self.tr(entry.name), "kit": entry.built, "rulebook": stated, "matches": check,
+                         "section": self.tr(entry.section) + (f" ({self.tr(entry.note)})" if entry.note else "")})
         return rows

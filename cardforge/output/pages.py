@@ -293,8 +293,8 @@ def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) 
         counts = provenance(game)
         if any(tally["authored"] or (tally.get("rows") or {}).get("authored") for tally in counts.values()):
             y += 3 * MM
-            for line in reversed(summary(counts)):
-                c.drawString(30 * MM, y, line)
+            for line in reversed(summary(counts, tr)):
+                say("sans-regular", 7.5, 30 * MM, y, line)
                 y += 4 * MM
             say("sans-bold", 8, 30 * MM, y, tr("Provenance: authored content is sample content, not from the rulebook"))
         c.restoreState()

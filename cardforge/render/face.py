@@ -27,6 +27,7 @@ from ..geometry import shape_path, track_cells
 from .table import RenderError, draw_table
 from ..frontend.model import Board, Card, Game, safe_path
 from ..frontend.record_digest import card_digest
+from ..frontend.translations import translator
 from ..frontend.version_mark import CORNERS
 from ..layout.templates import Expression, Template, TemplateFailure, truthy
 from ..units import MM, length as _length, mm
@@ -70,7 +71,8 @@ class CardRenderer:
         self.canvas, self.game, self.fonts, self.icons, self.report = canvas, game, fonts, icons, report
         # A translation's string table (frontend/translations.py): a layout's literal text, and tr('...')
         strings = getattr(getattr(game, "overlay", None), "strings", None) or {}
-        self._strings, self._tr = strings, (lambda text: strings.get(str(text), str(text)))
+        tr = translator(strings)  # tr('Crew position'), tr('... the **{total}** cards.', total=card.total)
+        self._strings, self._tr = strings, (lambda text, **values: tr(str(text), **values))
         self._string_at = getattr(getattr(game, "overlay", None), "string_at", None) or {}
         self.painter = IconPainter(canvas, icons)
         self._rich_cache: dict[tuple, Any] = {}
