@@ -1,5 +1,8 @@
+import gc
 import sys
 
 from .cli import main
 
-sys.exit(main())
+code = main()
+gc.freeze()  # exiting, the interpreter's last collections would walk every object of the loaded game
+sys.exit(code)
