@@ -164,3 +164,16 @@ def test_no_english_is_left_where_a_german_player_reads(german):
                         "Spieldesign Steven Aramini", "Karten: 57, davon 21 aus dem Regelheft, 36 selbst verfasst",
                         "Spielaufbau, Schritt 1", "· GEGENSTAND ·", "Feindflugzeuge (zufällig gewählt)"):
         assert german_text in text.replace("\n", " "), german_text
+
+
+def test_status_counts_the_boards_with_text_data(tmp_path, capsys, monkeypatch):
+    from cardforge.cli import main
+    game = tmp_path / "content" / "bomber-boys"
+    copy_tree(BOMBER, game)
+    monkeypatch.chdir(game.parent)
+    assert main(["translate", "status", game.name]) == 0
+    assert "  boards and reference sheets with text data: 1/1 translated\n" in capsys.readouterr().out
+    (game / "translations/de/boards.yaml").unlink()
+    main(["translate", "status", game.name])
+    assert "  boards and reference sheets with text data: 0/1 translated; not translated: player-mat (a 'boards:' " \
+        "record of its data)\n" in capsys.readouterr().out

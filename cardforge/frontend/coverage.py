@@ -42,6 +42,7 @@ class LanguageStatus:
     lang: str
     cards: list[CardStatus] = field(default_factory=list)
     overlay: Overlay | None = None
+    sheets: list[tuple[str, bool]] = field(default_factory=list)  # boards and reference sheets with text data: (id, translated)
 
     @property
     def translated(self) -> list[CardStatus]:
@@ -106,8 +107,21 @@ def status(game_dir: Path, report: Report, only: str | None = None) -> tuple[Gam
             fields = translatable(card)
             missing = fields if record is None else [f for f in fields if f not in record.data]
             entry.cards.append(CardStatus(card, key_field, card_digest(card), record, missing))
+        for board in game.boards:  # a sheet's data with text in it (a track's labels) is translated by its record
+            if _has_text(board.data):
+                done = overlay is not None and any(r.component == board.component and r.data.get("id") == board.id
+                                                   and "data" in r.data for r in overlay.sheets)
+                entry.sheets.append((board.id, done))
         result.append(entry)
     return game, result
+
+
+def _has_text(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_has_text(v) for k, v in value.items() if k not in NOT_TEXT)
+    if isinstance(value, list):
+        return any(_has_text(v) for v in value)
+    return isinstance(value, str) and any(ch.isalpha() for ch in value)
 
 
 def summary(entry: LanguageStatus) -> list[str]:
@@ -132,6 +146,10 @@ def summary(entry: LanguageStatus) -> list[str]:
     untouched = [c.card.id for c in entry.cards if id(c) not in carried]
     if untouched:
         lines.append(f"  not translated: {', '.join(untouched[:12])}" + (" ..." if len(untouched) > 12 else ""))
+    if entry.sheets:
+        left = [sheet for sheet, done in entry.sheets if not done]
+        lines.append(f"  boards and reference sheets with text data: {len(entry.sheets) - len(left)}/{len(entry.sheets)} "
+                     "translated" + (f"; not translated: {', '.join(left)} (a 'boards:' record of its data)" if left else ""))
     return lines
 
 
