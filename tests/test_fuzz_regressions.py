@@ -149,3 +149,10 @@ def test_decks_given_as_a_number(tmp_path):
     game = GAME_YAML.split("decks:")[0] + "decks: 20\n"
     assert errors_of(tmp_path, game_yaml=game) == [
         "content/tiny/game.yaml:5:8: error[E-SCHEMA]: expected array, got a number (20)"]
+
+
+def test_template_piece_without_a_size_key(tmp_path):
+    # fuzz seed 100804: a grid template without `rows` gave a KeyError in frontend/pieces.py's _size
+    game = GAME_YAML + "templates:\n  - {id: mines, shape: grid, cols: 3, cell: 20mm}\n"
+    assert errors_of(tmp_path, game_yaml=game) == [
+        "content/tiny/game.yaml:16:5: error[E-TEMPLATE-PIECE]: template 'mines': a grid needs 'rows'"]

@@ -31,6 +31,9 @@ from .load import Document
 
 CUT_RGB = (0.9, 0.0, 0.45)  # the cut line's colour: used for nothing else, so that it can be measured
 SHAPES = ("circle", "rect", "grid", "strip", "wedge", "rose", "ruler")
+# What each shape's size is made of: the schema cannot say it per shape, so load_templates does.
+NEEDS = {"circle": ("diameter",), "rect": ("width", "height"), "grid": ("cols", "rows", "cell"),
+         "strip": ("length", "width"), "ruler": ("length", "width"), "wedge": ("radius", "angle"), "rose": ("marks",)}
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
 
@@ -73,6 +76,12 @@ def load_templates(data: dict, doc: Document, tables: dict, report: Report) -> l
         pointer = f"/templates/{index}"
         piece = TemplatePiece(spec["id"], spec.get("name", spec["id"]), spec["shape"], spec, doc, pointer,
                               quantity=int(spec.get("quantity", 1)))
+        missing = [key for key in NEEDS[piece.shape] if key not in spec]
+        if missing:
+            report.error("E-TEMPLATE-PIECE", f"template '{piece.id}': a {piece.shape} needs "
+                         + " and ".join(f"'{key}'" for key in missing), doc.pos(pointer),
+                         help=f"a {piece.shape} is sized by " + ", ".join(NEEDS[piece.shape]))
+            continue
         try:
             _size(piece, spec, tables, report)
         except ValueError as exc:
