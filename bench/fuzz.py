@@ -80,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def fuzz(work: Path, games: tuple[str, ...], args) -> int:
     start = time.monotonic()
+    args.commit = _commit()  # what the run imported: the worktree may move on while it runs
     pristine = {g: make_sandbox(work / "pristine" / g, g).root for g in games}
     warm_up(work, games, args.jobs, build=args.build_every > 0)
     print(f"fuzz: {args.n} inputs from seed {args.seed}, {args.jobs} at a time, games {', '.join(games)}"
@@ -147,7 +148,7 @@ def report_table(outcomes: list[Outcome], elapsed: float, args) -> None:
     which = f"seeds {','.join(map(str, args.seeds))}" if args.seeds else f"seeds {args.seed}..{args.seed + args.n - 1}"
     cpus = [o.cpu for o in outcomes]
     bad = [o for o in outcomes if o.bad]
-    print(f"\n`bench/fuzz.py {len(outcomes)}` on {_commit()}, {which}, {args.jobs} jobs, "
+    print(f"\n`bench/fuzz.py {len(outcomes)}` on {args.commit}, {which}, {args.jobs} jobs, "
           f"{sum(o.command == 'build' for o in outcomes)} builds: {elapsed:.0f} s, {_rates(outcomes, elapsed)} "
           f"(median {statistics.median(cpus):.2f}, max {max(cpus):.1f}); {len(bad)} bad")
     print(f"\n| class | count | example seed | mutation |\n|---|---:|---:|---|")
