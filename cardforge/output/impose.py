@@ -308,12 +308,21 @@ def _clear_places(start: float, length: float, ends: tuple[float, float], centre
     strip away from another mark, and off the strips that cross this one at its ends (`ends`: how far
     each reaches in; the tiles of a strip share its crossing strips, so they agree on them).
     A strip with no clear position at all keeps its middle mark, so no tile is left without one."""
-    def clear(t: float) -> bool:
-        x, y = centre(t)
-        return not any(x + MARK_REACH > bx and x - MARK_REACH < bx + bw and y + MARK_REACH > by and
-                       y - MARK_REACH < by + bh for bx, by, bw, bh in avoid)
-
     low, high = start + ends[0] + MARK_REACH, start + length - ends[1] - MARK_REACH
+    # Only the boxes that reach the strip's band can cover a mark on it; each position is tested once.
+    (x0, y0), (x1, y1) = centre(low), centre(high)
+    near = [(bx, by, bw, bh) for bx, by, bw, bh in avoid
+            if max(x0, x1) + MARK_REACH > bx and min(x0, x1) - MARK_REACH < bx + bw
+            and max(y0, y1) + MARK_REACH > by and min(y0, y1) - MARK_REACH < by + bh]
+    known: dict[float, bool] = {}
+
+    def clear(t: float) -> bool:
+        if t not in known:
+            x, y = centre(t)
+            known[t] = not any(x + MARK_REACH > bx and x - MARK_REACH < bx + bw and y + MARK_REACH > by and
+                               y - MARK_REACH < by + bh for bx, by, bw, bh in near)
+        return known[t]
+
     tries = [low + MARK_STEP * n for n in range(int((high - low) / MARK_STEP) + 1)]
     places: list[float] = []
     for k in (1, 2, 3):
