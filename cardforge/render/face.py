@@ -8,8 +8,9 @@ missing images) instead of drawing them wrong.
 """
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,8 @@ REPLAY_LIMIT = 64  # drawn faces kept for replay: a deck's shared back, copies o
 # Frame types whose drawing reads more than the frame's own templates (a track's per-space fill,
 # a table's rows, a repeat's rows): faces with them are always drawn afresh.
 NOT_REPLAYED = ("repeat", "track", "table")
+# What a template may read and still give the same value on every face this renderer draws.
+SHARED_NAMES = frozenset({"game", "tables", "boards", "tr"})
 
 
 Piece = Card | Board
@@ -156,10 +159,12 @@ class CardRenderer:
         if not replayable:
             return None
         values = []
+        per_face = ctx.keys() - SHARED_NAMES  # a template that names none of these is the same on every face
         try:
             for frame in layout.frames:
-                for name in frame.templates:
-                    values.append(self._value(frame, name, ctx))
+                for name, template in frame.templates.items():
+                    if not template.is_constant and not _words(template.source).isdisjoint(per_face):
+                        values.append(self._value(frame, name, ctx))
             key = (id(layout), side, shape, bleed, getattr(getattr(piece, "deck", None), "id", None), tuple(values))
             hash(key)
         except (RenderError, TypeError):
@@ -676,6 +681,15 @@ class CardRenderer:
             raise RenderError("E-IMAGE", f"cannot read image '{src}': it is not an image file Pillow can open",
                               help="save it again as PNG or JPEG") from None
         record["image"] = src
+
+
+@lru_cache(maxsize=4096)
+def _words(source: str) -> frozenset[str]:
+    """Every name-like word of a template's source: a superset of the names it reads from its context."""
+    return frozenset(_WORD.findall(source))
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _check_pixels(path: Path, src: str) -> None:
