@@ -2,6 +2,7 @@
 the page furniture (footer, scale bar), and collects the manifest of what was drawn where."""
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
 from typing import Callable
 
@@ -56,6 +57,7 @@ class Writer:
         for number, page in enumerate(pages, start=1):
             if number > 1:
                 self.canvas.showPage()
+                _deflate_last_page(self.canvas)
             self.canvas.setPageSize((page.width, page.height))
             seen[page.section] = seen.get(page.section, 0) + 1
             entry = {"page": number, "size": [round(mm(page.width), 2), round(mm(page.height), 2)],
@@ -98,6 +100,33 @@ class Writer:
         self.done += 1
         if self.progress:
             self.progress(self.done, self.total)
+
+
+class _Deflated:
+    """reportlab's Flate filter for a page stream compressed as soon as its page was finished."""
+    pdfname = "FlateDecode"
+
+    @staticmethod
+    def encode(content: bytes) -> bytes:
+        return content
+
+
+def _deflate_last_page(canvas) -> None:
+    """Compress the page just finished now rather than when the document is saved: reportlab keeps
+    every page's operators as text until then, which for 10,000 cards is tens of megabytes.  The
+    bytes written are the same (reportlab compresses them the same way at save)."""
+    doc = getattr(canvas, "_doc", None)
+    pages = getattr(getattr(doc, "Pages", None), "pages", None)
+    if not pages or rl_config.useA85:
+        return
+    page = pages[-1]
+    stream = getattr(page, "stream", None)
+    if not getattr(page, "compression", 0) or not isinstance(stream, str) or not stream or page.Contents:
+        return
+    from reportlab.pdfbase.pdfdoc import PDFStream
+    contents = PDFStream(content=zlib.compress(stream.encode("utf8")), filters=[_Deflated])
+    contents.__Comment__ = "page stream"
+    page.Contents, page.stream = contents, None
 
 
 class NullCanvas:

@@ -37,7 +37,7 @@ BASIC_COLORS = {"black": "#000000", "white": "#ffffff", "red": "#b3261e", "blue"
                 "green": "#2e7d32", "yellow": "#f2c230", "grey": "#808080", "gray": "#808080",
                 "none": "none"}
 EDGE = 0.01  # points: a frame edge this close to the trim edge "touches" it
-CACHE_LIMIT = 2000  # parsed texts kept per PDF
+CACHE_LIMIT = 500  # parsed texts kept per PDF (a 40-word text parsed and fitted holds ~20 KB)
 REPLAY_LIMIT = 64  # drawn faces kept for replay: a deck's shared back, copies of a card
 # Frame types whose drawing reads more than the frame's own templates (a track's per-space fill,
 # a table's rows, a repeat's rows): faces with them are always drawn afresh.
