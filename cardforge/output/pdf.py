@@ -115,9 +115,11 @@ def _deflate_last_page(canvas) -> None:
     """Compress the page just finished now rather than when the document is saved: reportlab keeps
     every page's operators as text until then, which for 10,000 cards is tens of megabytes.  The
     bytes written are the same (reportlab compresses them the same way at save)."""
+    if getattr(canvas, "measuring", False):  # check's NullCanvas answers every attribute with itself
+        return
     doc = getattr(canvas, "_doc", None)
     pages = getattr(getattr(doc, "Pages", None), "pages", None)
-    if not pages or rl_config.useA85:
+    if not isinstance(pages, list) or not pages or rl_config.useA85:
         return
     page = pages[-1]
     stream = getattr(page, "stream", None)
