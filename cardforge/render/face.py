@@ -8,25 +8,23 @@ missing images) instead of drawing them wrong.
 """
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
-from functools import lru_cache, partial
-from pathlib import Path
+from functools import partial
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
-from reportlab.lib.rl_accel import fp_str
 
 from ..layout import text as richtext
 from ..diagnostics import Report, display_path
-from ..limits import MAX_IMAGE_PIXELS
 from ..layout.fonts import FontBook
 from ..layout.icons import IconError, IconLibrary, IconPainter
 from ..layout.layouts import Frame, Layout, names_copy
 from ..layout.repeat import placed
 from ..geometry import shape_path, track_cells
+from .images import ImageFrames
+from .replay import NOT_REPLAYED, REPLAY_LIMIT, FaceReplay
 from .table import RenderError, draw_table
-from ..frontend.model import Board, Card, Game, safe_path
+from ..frontend.model import Board, Card, Game
 from ..frontend.record_digest import card_digest
 from ..frontend.translations import translator
 from ..frontend.version_mark import CORNERS
@@ -38,12 +36,6 @@ BASIC_COLORS = {"black": "#000000", "white": "#ffffff", "red": "#b3261e", "blue"
                 "none": "none"}
 EDGE = 0.01  # points: a frame edge this close to the trim edge "touches" it
 CACHE_LIMIT = 500  # parsed texts kept per PDF (a 40-word text parsed and fitted holds ~20 KB)
-REPLAY_LIMIT = 64  # drawn faces kept for replay: a deck's shared back, copies of a card
-# Frame types whose drawing reads more than the frame's own templates (a track's per-space fill,
-# a table's rows, a repeat's rows): faces with them are always drawn afresh.
-NOT_REPLAYED = ("repeat", "track", "table")
-# What a template may read and still give the same value on every face this renderer draws.
-SHARED_NAMES = frozenset({"game", "tables", "boards", "tr"})
 
 
 Piece = Card | Board
@@ -65,7 +57,7 @@ def rendered(piece: Piece, template: Template, ctx: dict, face_ctx: dict | None)
     return memo[key]
 
 
-class CardRenderer:
+class CardRenderer(FaceReplay, ImageFrames):
     """Draws faces of one game onto one canvas, with caches shared by all the faces it draws."""
 
     faces_drawn = 0  # in this process: lets a test prove that a build draws each face once
@@ -137,61 +129,6 @@ class CardRenderer:
         if key != self._last_measured[0]:
             self._last_measured = (key, self._draw_frames(layout, piece, side, ctx, x, y, bleed, shape))
         return self._last_measured[1]
-
-    # -- replaying a face drawn before ---------------------------------------------------------
-    #
-    # Most faces of a kit are drawn more than once: a deck's back behind every card, copies of a
-    # card.  A face whose layout's templates all give the same values draws the same operators,
-    # so the operators emitted the first time are written again, moved by a `cm` translation,
-    # instead of laying out and drawing every frame again.
-
-    def _replay_key(self, layout: Layout, piece: Piece, side: str, ctx: dict, bleed: float, shape: str):
-        """What the face's drawing depends on, or None where it is not replayed: its layout, shape,
-        bleed, deck (`fit: deck`) and the value of every template of its frames in this face."""
-        if self.outline or self.painter.measuring:
-            return None
-        if isinstance(piece, Card) and side == "front" and self.game.version_mark.show == "always":
-            return None  # the mark names the card
-        replayable = self._replayable.get(id(layout))
-        if replayable is None:
-            replayable = self._replayable[id(layout)] = not any(
-                frame.type in NOT_REPLAYED or "opacity" in frame.props for frame in layout.frames)
-        if not replayable:
-            return None
-        values = []
-        per_face = ctx.keys() - SHARED_NAMES  # a template that names none of these is the same on every face
-        try:
-            for frame in layout.frames:
-                for name, template in frame.templates.items():
-                    if not template.is_constant and not _words(template.source).isdisjoint(per_face):
-                        values.append(self._value(frame, name, ctx))
-            key = (id(layout), side, shape, bleed, getattr(getattr(piece, "deck", None), "id", None), tuple(values))
-            hash(key)
-        except (RenderError, TypeError):
-            return None  # drawn afresh, which reports what is wrong
-        return key
-
-    def _accumulators(self) -> tuple:
-        """The lengths of the canvas's page accumulators: a face is kept for replay only if its
-        drawing added operators and placed forms, and nothing else a page collects (annotations,
-        colour spaces), and reported nothing.  reportlab only ever appends to them."""
-        c = self.canvas
-        return (len(c._code), len(c._formsinuse), len(c._annotationrefs), len(c._colorsUsed), len(c._shadingUsed),
-                len(self.report.items))
-
-    def _replay(self, drawn: tuple, layout: Layout, x: float, y: float, bleed: float) -> list[dict[str, Any]]:
-        x0, y0, code, forms, records = drawn
-        c = self.canvas
-        c._code.append(f"q 1 0 0 1 {fp_str(x - x0, y - y0)} cm")
-        c._code.extend(code)
-        c._code.append("Q")
-        c._formsinuse.extend(forms)
-        frames = {frame.name: frame for frame in layout.frames}
-        moved = []
-        for record in records:
-            box = self._box(frames[record["name"]], layout, x, y, bleed)
-            moved.append(dict(record, box=[round(mm(v), 2) for v in box]))
-        return moved
 
     def _draw_frames(self, layout: Layout, piece: Piece, side: str, ctx: dict, x: float, y: float,
                      bleed: float, shape: str) -> list[dict[str, Any]]:
@@ -644,69 +581,6 @@ class CardRenderer:
         if empty and places > count:
             icons[empty] = icons.get(empty, 0) + places - count
         record["icons"] = icons
-
-    def _draw_image(self, frame, layout, card, ctx, x, y, w, h, record):
-        src = str(self._value(frame, "src", ctx)).strip()
-        path = safe_path(self.game.root, src)
-        if path is None:
-            raise RenderError("E-PATH", f"image '{src}' is outside the game folder",
-                              help="images must lie inside the game folder")
-        if not path.is_file():
-            raise RenderError("E-MISSING-IMAGE", f"image '{src}' does not exist",
-                              help=f"add the file at {Path(self.game.root.name) / src}, or fix the name")
-        fit = frame.props["fit"]
-        if path.suffix.lower() == ".svg":  # a vector picture (a map): drawn and checked like an icon
-            self.painter.draw(f"image:{src}", x, y, w, h, fit=fit, source=path)
-            record["image"] = src
-            return
-        _check_pixels(path, src)
-        c = self.canvas
-        try:
-            if fit == "stretch":
-                c.drawImage(str(path), x, y, w, h, mask="auto")
-            elif fit == "contain":
-                c.drawImage(str(path), x, y, w, h, preserveAspectRatio=True, anchor="c", mask="auto")
-            else:
-                from reportlab.lib.utils import ImageReader
-                iw, ih = ImageReader(str(path)).getSize()
-                scale = max(w / iw, h / ih)
-                c.saveState()
-                p = c.beginPath()
-                p.rect(x, y, w, h)
-                c.clipPath(p, stroke=0, fill=0)
-                c.drawImage(str(path), x + (w - iw * scale) / 2, y + (h - ih * scale) / 2,
-                            iw * scale, ih * scale, mask="auto")
-                c.restoreState()
-        except Exception:  # a corrupt image is content's fault, not ours
-            raise RenderError("E-IMAGE", f"cannot read image '{src}': it is not an image file Pillow can open",
-                              help="save it again as PNG or JPEG") from None
-        record["image"] = src
-
-
-@lru_cache(maxsize=4096)
-def _words(source: str) -> frozenset[str]:
-    """Every name-like word of a template's source: a superset of the names it reads from its context."""
-    return frozenset(_WORD.findall(source))
-
-
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _check_pixels(path: Path, src: str) -> None:
-    """Refuse a decompression bomb (a small file that expands to billions of pixels) before any
-    decoder allocates it: Pillow reads only the header here."""
-    from PIL import Image
-    try:
-        with Image.open(path) as image:
-            width, height = image.size
-    except Exception:  # noqa: BLE001 - Pillow raises many kinds for a corrupt file
-        raise RenderError("E-IMAGE", f"cannot read image '{src}': it is not an image file Pillow can open",
-                          help="save it again as PNG or JPEG") from None
-    if width * height > MAX_IMAGE_PIXELS:
-        raise RenderError("E-LIMIT", f"image '{src}' of {width} x {height} pixels is larger than the limit of "
-                          f"image size ({MAX_IMAGE_PIXELS // 1_000_000} million pixels)",
-                          help="scale it down; 300 dpi is enough for print")
-
 
 def _count(value: Any, key: str) -> int:
     try:
