@@ -39,12 +39,13 @@ HEAVY = {  # module -> what it is
     "jsonschema": "jsonschema",
     "jinja2": "jinja2",
     "regex": "regex",
+    "yaml": "PyYAML",
     "openpyxl": "openpyxl",
     "watchfiles": "watchfiles",
 }
 
 # What a warm `check` must not load (issue 27).
-NOT_IN_CHECK = {"PDF writer", "platypus", "drawing renderer", "svglib", "lxml", "pypdf", "pdfium", "jsonschema"}
+NOT_IN_CHECK = {"PDF writer", "platypus", "drawing renderer", "svglib", "lxml", "pypdf", "pdfium", "jsonschema", "PyYAML"}
 
 
 def commands(out: Path) -> list[tuple[str, list[str], bool]]:

@@ -13,18 +13,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..diagnostics import Position, Report
 from .jsonload import (NONCHARACTER_HELP, NUMBER_HELP, load_json, noncharacter, noncharacter_message,
                        pointer_join)  # noqa: F401  (pointer_join: used across the front end)
 
-# libyaml's safe loader when PyYAML was built with it (20x faster); its nodes carry the same marks.
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+from ..lazy import lazy_module
 from ..limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_INT_DIGITS, MAX_NODES, depth_message, read_bounded  # noqa: F401  (names used by sheets, tests)
 # libyaml's C composer recurses once per level and crashes the process (SIGSEGV) at some tens of
 # thousands of levels; a file that could nest deeper than this is first scanned event by event.
 _SCAN_ABOVE = 2000
+
+yaml = lazy_module("yaml")  # a warm check takes every document from the disk cache and never parses YAML
+
+
+def _safe_loader():
+    """libyaml's safe loader when PyYAML was built with it (20x faster); its nodes carry the same marks."""
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass
@@ -60,9 +64,10 @@ def _depth_bound(text: str) -> int:
     return text.count("[") + text.count("{") + 2 * longest + 2
 
 
-def too_deep(text: str, loader=_SAFE_LOADER):
+def too_deep(text: str, loader=None):
     """The mark where a YAML text nests deeper than MAX_DEPTH, or None; parsed event by event
     (libyaml's parser keeps its own stack, so this never recurses)."""
+    loader = loader or _safe_loader()
     depth = 0
     opening = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
     closing = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
@@ -292,7 +297,7 @@ def parse_yaml(doc: Document, text: str, report: Report) -> bool:
             report.error("E-LIMIT", depth_message(), Position(path, deep.line + 1, deep.column + 1),
                          help="a card game's data needs only a few levels; flatten it")
             return False
-        node = yaml.compose(text, Loader=_SAFE_LOADER)
+        node = yaml.compose(text, Loader=_safe_loader())
     except yaml.YAMLError:
         node = None  # parse again below with the pure-Python loader, whose messages say more
     if node is None and text.strip():

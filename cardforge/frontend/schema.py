@@ -10,7 +10,6 @@ import copy
 import difflib
 import json
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -25,12 +24,15 @@ if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
+SCHEMAS_DIR = Path(__file__).resolve().with_name("schemas")
 SCHEMA_NAMES = ("game", "cards", "layout", "rules")  # rules: a game's rules.yaml (cardforge/rules/)
 
 
 @lru_cache(maxsize=None)
 def builtin_schema(name: str) -> dict:
-    text = resources.files("cardforge.frontend.schemas").joinpath(f"{name}.schema.json").read_text("utf-8")
+    # The package's own data file, beside this module (pyproject.toml installs schemas/*.json);
+    # not importlib.resources, whose import costs more than reading the file.
+    text = (SCHEMAS_DIR / f"{name}.schema.json").read_text("utf-8")
     return json.loads(text)
 
 

@@ -23,11 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import regex
-
 from ..diagnostics import Position, Report, refine
+from ..lazy import lazy_module
 from .load import Document, load_yaml, pointer_join
 from .sources import CARD_SUFFIXES, records
+
+regex = lazy_module("regex")  # only for translations whose marks are patterns: not on every check
 
 TRANSLATIONS_DIR = "translations"
 TABLES_FILE = "tables.yaml"  # `tables: {turn_sequence: [{name: Aufdecken}, ...]}`: rows translated in order

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-import yaml
 from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFont, TTFError
 from ..limits import MAX_FONT_BYTES, limit_message
@@ -350,8 +349,15 @@ def builtin_fonts() -> FontBook:
         index = FONTS_DIR / "fonts.yaml"
         if not index.is_file():
             raise FontError(f"cardforge's fonts folder is missing ({FONTS_DIR}); reinstall with 'pip install -e .'")
+        from ..diagnostics import Report
+        from ..frontend.load import load_yaml
+        problems = Report()
+        doc = load_yaml(index, problems)  # through the disk cache, as a game's files: no YAML parser on a warm check
+        if doc is None or problems.has_errors() or not isinstance(doc.data, dict):
+            raise FontError(f"cardforge's font index {index} is damaged ({problems.items[0].message if problems.items else 'not a mapping'}); "
+                            "reinstall with 'pip install -e .'")
         book = FontBook()
-        for family, files in yaml.safe_load(index.read_text("utf-8")).items():
+        for family, files in doc.data.items():
             made = files.pop("synthesized", [])
             book.add_family(family, {s: FONTS_DIR / f for s, f in files.items()}, synthesized=made)
         _builtin = book
