@@ -54,6 +54,42 @@ def fingerprint(module_file: str, *libraries: str) -> bytes:
 
 
 @lru_cache(maxsize=None)
+def code_fingerprint(*libraries: str) -> bytes:
+    """As `fingerprint`, for work that runs through much of cardforge (a face laid out: templates,
+    markup, text fitting, icons, tables): the source of every module of the package, and the
+    Python that runs it (a float's repr, a regular expression's behaviour)."""
+    import sys
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256(fingerprint(__file__, *libraries) + sys.version.encode())
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.digest()
+
+
+SETTLED_S = 2.0  # a file written this recently may be written again within the same clock tick
+
+
+def file_stamp(path) -> tuple | None:
+    """What a file holds, for a key: its bytes' SHA-256 for a small file (a layout, an icon); for a
+    large one (a font) its identity, without reading it: any write changes its change time (which
+    no tool sets back, unlike the modification time) and a replaced file its inode.  None for a
+    large file written in the last SETTLED_S seconds: another write in the same tick of the file
+    system's clock would leave its times as they are, so it cannot be keyed yet (as git's "racy
+    clean" files)."""
+    import time
+    try:
+        st = os.stat(path)
+        if st.st_size <= 256 * 1024:
+            with open(path, "rb") as f:
+                return (str(path), hashlib.sha256(f.read()).hexdigest())
+    except OSError:
+        return (str(path), None)
+    if time.time() - max(st.st_mtime, st.st_ctime) < SETTLED_S:
+        return None
+    return (str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
+
+@lru_cache(maxsize=None)
 def _folder(kind: str) -> str | None:
     root = cache_root()
     return None if root is None else os.path.join(root, kind)

@@ -13,6 +13,7 @@ from ..frontend.translations import translator
 from ..layout.layouts import Layout
 from ..prepare import Prepared
 from ..render.face import CardRenderer
+from ..render.facecache import face_memo
 from ..render.fingerprint import recorded_digest
 from ..units import MM, mm
 from .manifest import Manifest
@@ -82,6 +83,9 @@ class Writer:
              page: int, shape: str = "rect", annotate=None, **extra) -> None:
         """Draw one face and record it; `annotate(frames)` may add keys computed from what was drawn."""
         frames = self.renderer.draw(layout, piece, side, copy, x, y, bleed, shape)
+        if self.manifest is None:  # `check`: what the face reports is all it needs
+            self._count()
+            return
         if annotate is not None:
             extra.update(annotate(frames))
         record = {"page": page, "side": side, "layout": layout.name, "copy": copy,
@@ -95,8 +99,10 @@ class Writer:
         if key == "card":
             record["deck"] = piece.deck.id
         record.update(extra)
-        if self.manifest is not None:
-            self.manifest.add(section, record)
+        self.manifest.add(section, record)
+        self._count()
+
+    def _count(self) -> None:
         self.done += 1
         if self.progress:
             self.progress(self.done, self.total)
@@ -152,6 +158,7 @@ def lay_out(prep: Prepared, report: Report, options: PrintOptions | None = None)
     pages = [page for _, section in plan_sections(prep, options or PrintOptions(), report) for page in section]
     if not report.has_errors():
         Writer(prep, None, "check", report, None, 0).write(pages)
+        face_memo(prep.game, prep.fonts, prep.icons).flush("face-fit")  # for the next check
 
 
 def lay_out_despite(failure: ContentError, report: Report) -> None:
@@ -164,6 +171,7 @@ def lay_out_despite(failure: ContentError, report: Report) -> None:
     try:
         pages = [page for _, section in plan_sections(failure.prepared, PrintOptions(), extra) for page in section]
         Writer(failure.prepared, None, "check", extra, None, 0).write(pages)
+        face_memo(failure.prepared.game, failure.prepared.fonts, failure.prepared.icons).flush("face-fit")
     except ContentError:
         pass
     known = {(d.code, d.message) for d in report.items}

@@ -15,6 +15,7 @@ from ..layout.layouts import Frame, Layout
 from ..layout.templates import Expression, Template, TemplateFailure, fields_read, truthy
 from ..layout.repeat import placed
 from .face import CardRenderer, rendered
+from .facecache import face_memo
 from .table import table_texts
 
 
@@ -91,6 +92,23 @@ class FaceEvaluator:
                 info.error = ("E-TEMPLATE", str(exc))
             out.append(info)
         return out
+
+    def named(self, layout: Layout, piece, side: str) -> list[FrameInfo]:
+        """What each frame of a face (copy 1) names, without its words: the icons, :symbols: and image
+        the asset check resolves.  Kept in the disk cache between checks (render/facecache.py)."""
+        memo = face_memo(self.game, self.fonts, self.icons)
+        key = memo.key("face-assets", layout, piece, side, 1)
+        infos = _stored_infos(memo.get("face-assets", key))
+        if infos is None:
+            infos = self.frames(layout, piece, side, 1, text=False)
+            # Only frames that name something or failed: the rest give the asset check nothing to do.
+            memo.put("face-assets", key, [[i.name, i.type, i.fields, i.icon_names, i.symbols, i.image, i.error]
+                                          for i in infos if i.icon_names or i.symbols or i.image or i.error])
+        return infos
+
+    def remember(self) -> None:
+        """Store what `named` evaluated, for the next check."""
+        face_memo(self.game, self.fonts, self.icons).flush("face-assets")
 
     def _holds(self, frame: Frame, ctx: dict) -> bool:
         return truthy(str(self._value(frame, "when", ctx)))
@@ -186,6 +204,25 @@ class FaceEvaluator:
             info.words += words
             for k, v in icons.items():
                 info.icons[k] = info.icons.get(k, 0) + v
+
+
+def _stored_infos(stored: Any) -> list[FrameInfo] | None:
+    """FaceEvaluator.named's stored result (without the frames themselves: the asset check names
+    them); None for an entry that is not one (damaged): evaluated afresh."""
+    if type(stored) is not list:
+        return None
+    infos = []
+    for item in stored:
+        if type(item) is not list or len(item) != 7:
+            return None
+        name, kind, fields, icons, symbols, image, error = item
+        if not (type(fields) is type(icons) is type(symbols) is list and type(image) in (str, type(None))
+                and all(type(text) is str for text in fields + icons + symbols)
+                and (error is None or type(error) is list and len(error) == 2)):
+            return None
+        infos.append(FrameInfo(name, kind, fields, None, icon_names=icons, symbols=symbols, image=image,
+                               error=None if error is None else tuple(error)))
+    return infos
 
 
 def plain_words(markup: str, is_icon, uppercase: bool = False) -> tuple[list[str], dict[str, int]]:

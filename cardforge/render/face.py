@@ -21,6 +21,7 @@ from ..layout.icons import IconError, IconLibrary, IconPainter
 from ..layout.layouts import Frame, Layout, names_copy
 from ..layout.repeat import placed
 from ..geometry import shape_path, track_cells
+from .facecache import face_memo, stored_call, stored_calls
 from .images import ImageFrames
 from .replay import NOT_REPLAYED, REPLAY_LIMIT, FaceReplay
 from .table import RenderError, draw_table
@@ -35,6 +36,8 @@ BASIC_COLORS = {"black": "#000000", "white": "#ffffff", "red": "#b3261e", "blue"
                 "green": "#2e7d32", "yellow": "#f2c230", "grey": "#808080", "gray": "#808080",
                 "none": "none"}
 EDGE = 0.01  # points: a frame edge this close to the trim edge "touches" it
+PIECE = "piece"  # a diagnostic's position: the piece being drawn (see CardRenderer._say)
+AT = "@"  # in a diagnostic's once-key: its position
 CACHE_LIMIT = 500  # parsed texts kept per PDF (a 40-word text parsed and fitted holds ~20 KB)
 
 
@@ -82,7 +85,8 @@ class CardRenderer(FaceReplay, ImageFrames):
         self._replays: OrderedDict[tuple, tuple] = OrderedDict()  # face key -> what drawing it emitted
         self._replayable: dict[int, bool] = {}  # per layout
         self._copy_blind: dict[int, tuple[Layout, bool]] = {}  # per layout (kept alive): no copy can differ
-        self._last_measured: tuple = (None, [])  # `check`: the face last laid out, and its records
+        self._last_measured: tuple | None = None  # `check`: the face last laid out
+        self._saying: list | None = None  # what the face being measured reported (render/facecache.py)
 
     def context(self, piece: Piece, side: str, copy: int) -> dict[str, Any]:
         ctx = piece.context()
@@ -118,17 +122,30 @@ class CardRenderer(FaceReplay, ImageFrames):
 
     def _measured(self, layout: Layout, piece: Piece, side: str, copy: int, ctx: dict, x: float, y: float,
                   bleed: float, shape: str) -> list[dict[str, Any]]:
-        """A face laid out on the measuring canvas, or the records of an earlier copy of the same piece
-        where nothing in the layout can tell the copies apart: no template or property of it mentions
-        `copy`, and the piece has no numbered series (`number`, `variant`)."""
+        """A face laid out on the measuring canvas for what it reports (it keeps no records: `check`
+        writes no manifest).  Laid out once per piece where nothing in the layout can tell its copies
+        apart (no template or property mentions `copy`, no numbered series), and not at all where
+        the disk cache holds what it reported (render/facecache.py)."""
         if id(layout) not in self._copy_blind:
             self._copy_blind[id(layout)] = (layout, not any(
                 frame.type in NOT_REPLAYED or names_copy(frame) for frame in layout.frames))
         blind = self._copy_blind[id(layout)][1] and not (hasattr(piece, "copy_context") and piece.copy_context(copy))
         key = (id(layout), piece.id, side, shape, bleed, None if blind else copy)
-        if key != self._last_measured[0]:
-            self._last_measured = (key, self._draw_frames(layout, piece, side, ctx, x, y, bleed, shape))
-        return self._last_measured[1]
+        if key == self._last_measured:
+            return []
+        self._last_measured = key
+        memo = face_memo(self.game, self.fonts, self.icons)
+        stored_key = memo.key("face-fit", layout, piece, side, None if blind else copy, shape, bleed)
+        said = memo.get("face-fit", stored_key)
+        if self._say_again(said):
+            return []
+        self._saying = []
+        try:
+            self._draw_frames(layout, piece, side, ctx, x, y, bleed, shape)
+            memo.put("face-fit", stored_key, self._saying)
+        finally:
+            self._saying = None
+        return []
 
     def _draw_frames(self, layout: Layout, piece: Piece, side: str, ctx: dict, x: float, y: float,
                      bleed: float, shape: str) -> list[dict[str, Any]]:
@@ -148,17 +165,13 @@ class CardRenderer(FaceReplay, ImageFrames):
                 continue
             except RenderError as exc:
                 if exc.at is not None:  # the layout's own mistake: once, at the layout, for every card
-                    if (exc.at, exc.message) not in self._reported:
-                        self._reported.add((exc.at, exc.message))
-                        self.report.error(exc.code, f"frame '{frame.name}' of layout '{layout.name}', {exc.message}",
-                                          exc.at, help=exc.help)
+                    self._say(("at", AT, exc.message), "error", exc.code,
+                              f"frame '{frame.name}' of layout '{layout.name}', {exc.message}", exc.at, exc.help)
                     continue
-                if (piece.id, side, frame.name) in self._reported or \
-                        (isinstance(piece, Card) and piece.reads_invalid(t.source for t in frame.templates.values())):
-                    continue  # reported once; or it follows from a field's schema error, reported already
-                self._reported.add((piece.id, side, frame.name))
-                self.report.error(exc.code, f"{what} '{piece.id}' ({side}), frame '{frame.name}' of layout "
-                                  f"'{layout.name}': {exc.message}", piece.pos(), help=exc.help, card=piece.id)
+                if isinstance(piece, Card) and piece.reads_invalid(t.source for t in frame.templates.values()):
+                    continue  # it follows from a field's schema error, reported already
+                self._say(("frame", piece.id, side, frame.name), "error", exc.code, f"{what} '{piece.id}' ({side}), "
+                          f"frame '{frame.name}' of layout '{layout.name}': {exc.message}", PIECE, exc.help, piece.id)
                 continue
             if record is not None:
                 records.append(record)
@@ -186,11 +199,9 @@ class CardRenderer(FaceReplay, ImageFrames):
             text = digest
         width = c.stringWidth(text, font, mark.size)
         if width > room or layout.height - 2 * mark.safe < mark.size:
-            if ("version-mark", card.deck.id) not in self._reported:
-                self._reported.add(("version-mark", card.deck.id))
-                self.report.warning("W-VERSION-MARK", f"the version mark does not fit inside the safe zone of "
-                                    f"deck '{card.deck.id}' ({mm(layout.width):g} mm wide): its pieces carry none",
-                                    self.game.doc.pos("/version_mark"), help="set a smaller `safe` inset or size")
+            self._say(("version-mark", card.deck.id), "warning", "W-VERSION-MARK", f"the version mark does not fit "
+                      f"inside the safe zone of deck '{card.deck.id}' ({mm(layout.width):g} mm wide): its pieces carry "
+                      "none", ("game", "/version_mark"), "set a smaller `safe` inset or size")
             return None
         box = self._mark_corner(mark, layout, x, y, width, records)
         c.setFillColorRGB(0.35, 0.35, 0.35)
@@ -225,22 +236,43 @@ class CardRenderer(FaceReplay, ImageFrames):
 
     def _icon_error(self, exc: IconError, piece: Piece) -> None:
         """A broken icon file is reported once, at the file, however many faces use it."""
-        where = exc.position or piece.pos()
-        if ("icon", where) not in self._reported:
-            self._reported.add(("icon", where))
-            self.report.error(exc.code, exc.message, where, help=exc.help)
+        self._say(("icon", AT), "error", exc.code, exc.message, exc.position or PIECE, exc.help)
 
     def _holds(self, frame: Frame, ctx: dict) -> bool:
         return truthy(str(self._value(frame, "when", ctx)))
 
     def _repeat_failed(self, layout: Layout, piece: Piece, side: str, frame: Frame, exc: Exception) -> None:
-        if (piece.id, side, frame.name) not in self._reported:
-            self._reported.add((piece.id, side, frame.name))
-            what = "board" if isinstance(piece, Board) else "card"
-            self.report.error(getattr(exc, "code", "E-REPEAT"), f"{what} '{piece.id}' ({side}), repeat "
-                              f"frame '{frame.name}' of layout '{layout.name}': {exc}", piece.pos(),
-                              help=getattr(exc, "help", None) or "check the rows and where they are placed",
-                              card=piece.id)
+        what = "board" if isinstance(piece, Board) else "card"
+        self._say(("frame", piece.id, side, frame.name), "error", getattr(exc, "code", "E-REPEAT"),
+                  f"{what} '{piece.id}' ({side}), repeat frame '{frame.name}' of layout '{layout.name}': {exc}", PIECE,
+                  getattr(exc, "help", None) or "check the rows and where they are placed", piece.id)
+
+    def _say(self, once: tuple, severity: str, code: str, message: str, at, help: str | None = None,
+             card: str | None = None) -> None:
+        """Report a problem once per `once` key (copies of a piece, faces of a layout share it; `AT` in
+        the key stands for the position).  `at` is a Position, PIECE (the piece being drawn) or
+        ("game", pointer): the last two are looked up when reported, so that a problem kept in the
+        disk cache (render/facecache.py) points at the line where the piece is now."""
+        if self._saying is not None:  # a face measured for the disk cache: everything it says, in order
+            self._saying.append(stored_call(once, severity, code, message, at, help, card))
+        if at == PIECE:
+            position = self._piece.pos()
+        elif isinstance(at, tuple):
+            position = self.game.doc.pos(at[1])
+        else:
+            position = at
+        key = tuple((str(position.path), position.line, position.col) if part == AT else part for part in once)
+        if key not in self._reported:
+            self._reported.add(key)
+            (self.report.error if severity == "error" else self.report.warning)(code, message, position, help=help,
+                                                                                card=card)
+
+    def _say_again(self, said: Any) -> bool:
+        """Report again what a face measured earlier said; False for an entry that is not one."""
+        calls = stored_calls(said)
+        for call in calls or ():
+            self._say(*call)
+        return calls is not None
 
     # -- frames ---------------------------------------------------------------------------
 

@@ -49,9 +49,9 @@ def check_assets(game: Game, report: Report, icons, fonts, faces: dict, boards: 
         if layout is None:
             continue
         what = "card" if isinstance(piece, Card) else "board"
-        for frame in evaluator.frames(layout, piece, side, 1, text=False):
-            if frame.error is not None:
-                continue  # a template that fails is reported by the renderer, with what it was drawing
+        for frame in evaluator.named(layout, piece, side):
+            if frame.error is not None or not (frame.icon_names or frame.symbols or frame.image):
+                continue  # nothing to resolve; or a template that fails is reported by the renderer, with what it was drawing
             if isinstance(piece, Card) and set(frame.fields) & piece.invalid:
                 continue  # it reads a field with a schema error, reported already
             # The same diagnostics as the renderer's, so that `check` finds what `build` would.
@@ -85,6 +85,7 @@ def check_assets(game: Game, report: Report, icons, fonts, faces: dict, boards: 
                                  "or fix the name")
                 else:
                     used.images.add(path)
+    evaluator.remember()
     for i, name in enumerate((game.data.get("cover") or {}).get("icons") or []):  # the cover's art
         if name in icons:
             used.icons.add(name)
