@@ -164,6 +164,12 @@ def refine(pos: Position, needle: str | None, nth: int = 0) -> Position:
     return pos
 
 
+def clipped(text: str, limit: int = 60) -> str:
+    """Content quoted in a message, cut to `limit` characters: a 100,000-character value would
+    bury the diagnostic it is quoted in."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 @dataclass
 class Report:
     """The diagnostics of one run, in the order they were found."""

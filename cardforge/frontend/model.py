@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import ContentError, Position, Report, display_path
+from ..diagnostics import ContentError, Position, Report, clipped, display_path
 from .load import Document, load_yaml, pointer_join
 from .pieces import TemplatePiece, load_templates
 from .forces import load_force, load_forces
@@ -443,6 +443,7 @@ def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_i
 
 
 def _report_source(problem: str, rel: str, at: Position, report: Report) -> None:
+    rel = clipped(rel)
     if problem == "outside":
         report.error("E-PATH", f"card file '{rel}' is outside the game folder", at,
                      help="card files must lie inside the game folder")
@@ -453,6 +454,9 @@ def _report_source(problem: str, rel: str, at: Position, report: Report) -> None
         report.error("E-MISSING-FILE", f"card file '{rel}' does not exist", at,
                      help="check the file name, relative to the folder of game.yaml; a folder or a glob "
                      "such as 'cards/*.json' reads every card file it holds")
+    elif problem.startswith("pattern:"):
+        report.error("E-PATH", f"'{rel}' is not a usable file pattern: {problem[8:]}", at,
+                     help="write '**' alone between slashes ('cards/**/*.yaml'), or name the file or folder")
     elif problem == "empty-folder":
         report.error("E-MISSING-FILE", f"folder '{rel}' holds no card file (.yaml, .yml or .json)", at,
                      help="put the card files in it, or name them in game.yaml")

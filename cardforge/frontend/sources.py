@@ -71,7 +71,11 @@ def expand(root: Path, rel: str, safe_path) -> tuple[list[Path], bool, str | Non
             return [], True, "outside"
         base = root.resolve()
         found = []
-        for path in sorted(root.glob(rel)):
+        try:
+            matches = sorted(root.glob(rel))
+        except ValueError as exc:  # pathlib refuses some patterns: 'a**b' ("'**' can only be an entire path component")
+            return [], True, "pattern:" + str(exc).removeprefix("Invalid pattern: ")
+        for path in matches:
             inside = safe_path(root, path.relative_to(root).as_posix())
             if inside is not None and path.is_file() and path.suffix.lower() in CARD_SUFFIXES:
                 found.append(path)
