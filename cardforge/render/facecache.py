@@ -22,8 +22,8 @@ What a key holds, and why (leave out nothing a face's result can depend on):
   (every name and file: a missing one suggests the nearest name).
 Positions in the game's own files (a card's line, game.yaml's) are not keyed: results store a
 pointer (the piece, a game.yaml pointer) and the position is looked up when the result is used, so
-lines shifted above a card move its diagnostics without measuring it again.  A layout whose face
-reads files its templates name (an `image` frame) is never cached.
+lines shifted above a card move its diagnostics without measuring it again.  The fit pass of a
+layout whose face reads files its templates name (an `image` frame) is never cached.
 """
 from __future__ import annotations
 
@@ -60,12 +60,15 @@ def _plain(value: Any, declared: list) -> None:
     if name in _MAPPINGS and isinstance(value, dict):
         if name == "Fields":
             declared.append(sorted(value.declared))
-        for k, v in value.items():
-            _plain(k, declared)
-            _plain(v, declared)
+        for k, v in value.items():  # (scalars tested here: a call per value would double the time)
+            if type(k) not in _SCALARS:
+                _plain(k, declared)
+            if type(v) not in _SCALARS:
+                _plain(v, declared)
     elif name in _SEQUENCES and isinstance(value, (list, tuple)):
         for item in value:
-            _plain(item, declared)
+            if type(item) not in _SCALARS:
+                _plain(item, declared)
     else:
         raise Uncacheable(name)
 
@@ -92,7 +95,7 @@ class FaceMemo:
 
     def __init__(self, game, fonts, icons):
         self.game, self.fonts, self.icons = game, fonts, icons
-        self._parts: dict[tuple, bytes] = {}  # computed once per check: game, layouts, fonts, icons
+        self._parts: dict[tuple, bytes | None] = {}  # once per check: game, layouts, pieces, fonts, icons
         self._stored: dict[str, dict] = {}  # kind -> face key -> result, as read from the disk cache
         self._used: dict[str, dict] = {}  # kind -> face key -> result, of the faces this check looked up
 
@@ -113,10 +116,14 @@ class FaceMemo:
         strings = getattr(overlay, "strings", None) or {}
         string_at = getattr(overlay, "string_at", None) or {}
         mark = game.version_mark
-        return diskcache.code_fingerprint("jinja2", "reportlab", "PIL", "svglib") + digest(
-            FORMAT, kind, os.getcwd(), str(game.root), game.template_data(), {b.id: b.data for b in game.boards},
-            game.lang, dict(strings), {k: _position(v) for k, v in string_at.items()}, game.min_type,
-            [mark.show, mark.text, mark.corner, mark.size, mark.safe])
+        return diskcache.code_fingerprint("jinja2", "reportlab", "PIL", "svglib") + digest(  # the code that measures
+            FORMAT, kind,
+            os.getcwd(),  # messages name layout files relative to it
+            str(game.root),  # another copy of the game is another game
+            game.template_data(), {b.id: b.data for b in game.boards},  # `game`, `tables`, `boards`
+            game.lang, dict(strings), {k: _position(v) for k, v in string_at.items()},  # tr() and literal labels
+            game.min_type,  # a track's labels are set no smaller
+            [mark.show, mark.text, mark.corner, mark.size, mark.safe])  # the version mark's room
 
     def _drawing_part(self) -> bytes:
         """Fonts and icons: what fitting text and loading icons read."""
@@ -129,13 +136,14 @@ class FaceMemo:
                  for name, source in self.icons.sources.items()]
         return digest(parts, icons)
 
-    def _layout_part(self, layout) -> bytes:
+    def _layout_part(self, layout, kind: str) -> bytes:
         def make() -> bytes:
-            if any(frame.type == "image" for frame in walk_frames(layout.frames)):
+            # The fit pass reads the picture an image frame names (the asset check only its name).
+            if kind == "face-fit" and any(frame.type == "image" for frame in walk_frames(layout.frames)):
                 raise Uncacheable("an image frame reads the file its template names")
-            return digest(layout.name, layout.width, layout.height,
-                          [_stamp(path) for path in layout.files])
-        return self._once(("layout", id(layout)), make)
+            return digest(layout.name, layout.width, layout.height,  # resolved for this size
+                          [_stamp(path) for path in layout.files])  # the files of its `extends` chain, by content
+        return self._once(("layout", id(layout), kind), make)
 
     def _deck_part(self, layout, card, side: str) -> bytes:
         """`fit: deck`: the records of the deck that use this layout on this side."""
@@ -150,20 +158,22 @@ class FaceMemo:
             bleed: float | None = None) -> str | None:
         """The key of one face's result of `kind` ("face-assets", "face-fit"), or None: not cached."""
         try:
-            parts = [self._once(("game", kind), lambda: self._game_part(kind)), self._layout_part(layout)]
+            parts = [self._once(("game", kind), lambda: self._game_part(kind)), self._layout_part(layout, kind)]
             if kind == "face-fit":
                 parts.append(self._once(("drawing",), self._drawing_part))
             is_card = hasattr(piece, "deck")
-            context = piece.context()
-            extra: list[Any] = [type(piece).__name__, piece.id, side, copy, shape, bleed, sorted(piece.invalid)
-                                if is_card else None]
+            # the record as the templates see it (markup, translation, derived fields), once per piece and kind
+            record = self._once(("piece", id(piece), kind), lambda: digest(piece.context()))
+            extra: list[Any] = [type(piece).__name__, piece.id,  # messages name the piece
+                                side, copy, shape, bleed,  # the face (copy None: no copy can differ)
+                                sorted(piece.invalid) if is_card else None]  # frames reading these report nothing
             if is_card:
                 parts.append(self._deck_part(layout, piece, side))
                 mark = self.game.version_mark
                 if side == "front" and mark.show == "always":  # the mark's text, as drawn now
                     from ..frontend.record_digest import card_digest
                     extra.append(mark.label(str(self.game.data.get("version", "")), card_digest(piece), piece.id))
-            return hashlib.sha256(b"".join(parts) + digest(context, extra)).hexdigest()
+            return hashlib.sha256(b"".join(parts) + record + digest(extra)).hexdigest()
         except Uncacheable:
             return None
 
