@@ -76,12 +76,13 @@ def test_a_cached_check_repeats_every_kind_of_diagnostic_exactly(tmp_path, cache
         "  logo: {type: icon, x: 40mm, y: 70mm, width: 8mm, height: 8mm, icon: logo}\n")
     cards = ("cards:\n  - {id: alpha, title: Alpha, text: \"" + LONG + "\", cost: 1}\n"
              "  - {id: beta, title: \"Beta \U0001F600\", text: \"An :stra: symbol\", cost: 2}\n"
-             "  - {id: gamma, title: Gamma, text: plain, cost: 3, quantity: 3}\n")
+             "  - {id: gamma, title: Gamma, text: plain, cost: 3, quantity: 3}\n"
+             "  - {id: delta, title: Delta, text: \"" + LONG + "\", cost: many}\n")  # a schema error: lay_out_despite
     game = make_game(tmp_path, layout_yaml=layout, cards_yaml=cards, files={"icons/logo.svg": BAD_SVG})
     monkeypatch.chdir(tmp_path)
     first, measured, _ = check(cache, capsys, game)
     codes = {item["code"] for item in json.loads(first)}
-    assert {"E-TEXT-OVERFLOW", "E-GLYPH", "E-UNKNOWN-SYMBOL", "E-LAYOUT-FIELD", "E-ICON"} <= codes, codes
+    assert {"E-TEXT-OVERFLOW", "E-GLYPH", "E-UNKNOWN-SYMBOL", "E-LAYOUT-FIELD", "E-ICON", "E-SCHEMA"} <= codes, codes
     assert measured > 0
     again, measured_again, evaluated_again = check(cache, capsys, game)
     assert again == first
@@ -191,3 +192,20 @@ def test_a_damaged_cache_is_ignored(tmp_path, cache, capsys, monkeypatch):
             if entry.is_file():
                 entry.write_bytes(damaged)
         assert check(cache, capsys, game)[0] == first
+
+
+def test_a_translated_label_that_overflows_is_reported_at_its_line_cached_or_not(tmp_path, cache, capsys,
+                                                                                monkeypatch):
+    game = make_game(tmp_path, game_yaml=GAME_YAML.replace("card_size: poker\n", "languages: [de]\ncard_size: poker\n"),
+                     files={"translations/de/strings.yaml": "strings:\n  TINY BACK: " + LONG + "\n"})
+    monkeypatch.chdir(tmp_path)
+    first, measured, _ = check(cache, capsys, game, "--lang", "all")
+    assert overflow_at(first) == [("content/tiny/translations/de/strings.yaml", 2, None)]
+    assert measured == 8  # two cards, two sides, two languages
+    again, measured, _ = check(cache, capsys, game, "--lang", "all")
+    assert (again, measured) == (first, 0)
+    strings = game / "translations" / "de" / "strings.yaml"
+    strings.write_text("# German labels\n" + strings.read_text("utf-8"), "utf-8")
+    out, measured, _ = check(cache, capsys, game, "--lang", "all")
+    assert overflow_at(out) == [("content/tiny/translations/de/strings.yaml", 3, None)]
+    assert measured == 4  # the German faces: where the string table's entries are written is in their key
