@@ -388,7 +388,10 @@ def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: fl
 
 def unescape_recorded(text: str) -> str:
     """The literal text of a manifest record whose icon tokens were removed (see _plain_text)."""
-    return re.sub(r"\\(.)", r"\1", text)
+    return _ESCAPED.sub(r"\1", text) if "\\" in text else text
+
+
+_ESCAPED = re.compile(r"\\(.)")
 
 
 ICON_RE = re.compile(r"(?<!\\):([a-z][a-z0-9-]*):")

@@ -19,11 +19,15 @@ _NUM = rb"[-+]?(?:\d+\.?\d*|\.\d+)"
 # case), or a string, a bracket, or a lone number or name (inside a TJ array). Lines of path
 # construction ("x y m", "x1 y1 x2 y2 x3 y3 c", "h"), as reportlab writes them, are one token: a
 # path only matters when it becomes a clipping path, and most are just filled or stroked.
-_TOKEN = re.compile(rb"((?<=\n)(?:(?:[-+\d. ]+(?:m|l|c|v|y|re)|h)\r?\n)+)"
+# A line of text as reportlab writes it, "1 0 0 1 x y Tm (string) Tj", is one token too (the
+# first alternative): most of a card's text is drawn so. Leading white space is skipped by the
+# match rather than by failed matches at every blank.
+_TOKEN = re.compile(rb"\s*(?:1 0 0 1 (" + _NUM + rb") (" + _NUM + rb") Tm (\((?:\\.|[^\\)])*\)) Tj(?![^\s/\[\]()<>{}%])"
+                    rb"|((?<=\n)(?:(?:[-+\d. ]+(?:m|l|c|v|y|re)|h)\r?\n)+)"
                     rb"|(\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>)"
                     rb"|([\[\]])"
                     rb"|((?:(?:/[^\s/\[\]()<>{}%]+|" + _NUM + rb")\s+)*)([A-Za-z'\"*]+[01]?)"
-                    rb"|(" + _NUM + rb")|(/[^\s/\[\]()<>{}%]+)", re.S)
+                    rb"|(" + _NUM + rb")|(/[^\s/\[\]()<>{}%]+))", re.S)
 
 
 def _hex(token: bytes) -> bytes:
@@ -77,6 +81,14 @@ class Run:
     @property
     def end_y(self) -> float:
         return self.y0 if self.y1 is None else self.y1
+
+    def bounds(self, ascent: float = 0.72, descent: float = 0.22) -> tuple[float, float, float, float]:
+        """The box (x0, y0, x1, y1) around the run's corners on the page."""
+        if self.y1 is None and self.up == (0.0, 1.0):  # upright text: the common case, directly
+            return (min(self.x0, self.x1), self.y0 - descent * self.size,
+                    max(self.x0, self.x1), self.y0 + ascent * self.size)
+        xs, ys = zip(*self.corners(ascent, descent))
+        return min(xs), min(ys), max(xs), max(ys)
 
     def corners(self, ascent: float = 0.72, descent: float = 0.22) -> list[tuple[float, float]]:
         """The corners of the run's glyph box on the page, for text turned any way (frame rotation)."""
@@ -299,8 +311,12 @@ class PageReader:
         path: list[tuple] = []  # (ctm, lines of path construction) of the path being built
         clip_pending = False
         stroke: tuple = (0.0, 0.0, 0.0)
-        for run, string, bracket, ops, op, number, name in _TOKEN.findall(data):
-            if op:
+        for shown_x, shown_y, shown, run, string, bracket, ops, op, number, name in _TOKEN.findall(data):
+            if shown:  # "1 0 0 1 x y Tm (string) Tj": the two operators, as below
+                pending = []
+                tm = tlm = (1.0, 0.0, 0.0, 1.0, float(shown_x), float(shown_y))
+                tm = self._show(_Str(_literal(shown)), font, size, tc, tw, tz, tm, ctm, block)
+            elif op:
                 # An operator with the numbers and names written just before it.
                 operands = pending + ops.split() if pending else ops.split()
                 pending = []

@@ -54,8 +54,15 @@ def _continues(prev: Run, run: Run) -> bool:
 _ICON_TOKEN = re.compile(r"(?<!\\):[a-z][a-z0-9-]*:")
 
 
+def _recorded_text(markup: Any, icon: str = "") -> str:
+    """The literal text of recorded markup, each :icon: token replaced by `icon`."""
+    text = str(markup or "")
+    return unescape_recorded(_ICON_TOKEN.sub(icon, text) if ":" in text else text)
+
+
 def _has_text(markup: Any) -> bool:
-    return bool(_squash(unescape_recorded(_ICON_TOKEN.sub("", str(markup or "")))))
+    text = _recorded_text(markup)
+    return bool(text) and not text.isspace()  # as bool(_squash(text)), without building it
 
 
 def _blocks_of(frame: dict) -> int:
@@ -281,8 +288,8 @@ class Verifier:
         tx, ty, tw, th = trim
         for block in blocks:
             for run in block.runs:
-                xs, ys = zip(*run.corners())
-                if min(xs) < tx - 0.1 or max(xs) > tx + tw + 0.1 or min(ys) < ty - 0.1 or max(ys) > ty + th + 0.1:
+                x0, y0, x1, y1 = run.bounds()
+                if x0 < tx - 0.1 or x1 > tx + tw + 0.1 or y0 < ty - 0.1 or y1 > ty + th + 0.1:
                     self.error("E-PRINTED-CLIP", f"{name} page {number}: {label}: '{_clip(run.text.strip(), 40)}' "
                                "reaches outside the trim box and is cut off", piece,
                                once=("clip", piece.id, side, run.text),
@@ -301,7 +308,7 @@ class Verifier:
                 recorded = frame.get("text")
                 shown = printed.get(frame["name"], [])
                 if frame.get("type") == "text" and recorded is not None \
-                        and _squash(unescape_recorded(_ICON_TOKEN.sub("", recorded))) != _squash("".join(shown)):
+                        and _squash(_recorded_text(recorded)) != _squash("".join(shown)):
                     self.error("E-PRINTED-MANIFEST", f"{name} page {number}: {label}, frame '{frame['name']}': the "
                                f"PDF shows '{_clip(' '.join(shown))}' but its manifest says '{_clip(recorded)}'",
                                piece, once=("manifest", piece.id, side, frame["name"]),
@@ -429,7 +436,7 @@ def _recorded(frame: dict, layout: Layout, is_icon) -> FrameInfo:
     info = FrameInfo(frame["name"], frame.get("type", ""), [], layout_frame)  # fields: found when needed
     kind = frame.get("type")
     if kind == "text":
-        info.words = unescape_recorded(_ICON_TOKEN.sub(" ", frame.get("text") or "")).split()
+        info.words = _recorded_text(frame.get("text"), " ").split()
     elif kind == "track":  # labels and cells are recorded as markup
         info.words = [w for label in frame.get("labels") or [] for w in plain_words(str(label), is_icon)[0]]
     elif kind == "table":
