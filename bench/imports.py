@@ -10,8 +10,9 @@ the previous run filled for the others.  The table shows the time of all imports
 top-level imports' cumulative times; the interpreter's own start-up is not in it), the number of
 modules, the heavy libraries loaded, and the wall time of the whole process.  `check` should load
 none of the PDF writer, platypus, the drawing renderer, PDF readers or SVG library once its icons
-are cached: a row that does is marked REGRESSION and the bench exits 1.  (Pillow comes with
-reportlab's font code, which `check` needs for text widths.)  cardforge is byte-compiled first, as
+are cached: a row that does is marked REGRESSION and the bench exits 1.  (reportlab's font code and
+Pillow, which it imports, load only where a face or a true-scale piece must be measured again.)
+cardforge is byte-compiled first, as
 an install leaves it.
 """
 from __future__ import annotations

@@ -129,13 +129,13 @@ def _font_fallbacks(game: Game, extra: dict, report: Report) -> dict[str, list[s
 def _check_page_text(game: Game, fonts, report: Report) -> None:
     """Names printed on the cover and in footers must have glyphs too: no empty boxes anywhere."""
     sans, display = fonts.family("sans"), fonts.family("display")
-    texts = [("/name", game.name, display.face("bold")), ("/name", game.name, sans.face("regular"))]
+    texts = [("/name", game.name, display.face_name("bold")), ("/name", game.name, sans.face_name("regular"))]
     for key in ("subtitle", "designer"):
         if game.data.get(key):
-            texts.append((f"/{key}", str(game.data[key]), sans.face("regular")))
-    texts += [(f"/credits/{i}", line, sans.face("regular")) for i, line in enumerate(game.data.get("credits", []))]
+            texts.append((f"/{key}", str(game.data[key]), sans.face_name("regular")))
+    texts += [(f"/credits/{i}", line, sans.face_name("regular")) for i, line in enumerate(game.data.get("credits", []))]
     for item in game.decks + game.boards:
-        texts.append((f"{item.pointer}/name", item.name, sans.face("regular")))
+        texts.append((f"{item.pointer}/name", item.name, sans.face_name("regular")))
     reported = set()
     for pointer, text, font in texts:
         missing = [ch for ch in fonts.missing_chars(font, text) if (pointer, ch) not in reported]

@@ -120,14 +120,16 @@ def test_compiled_rules_templates_and_fonts_from_the_cache_say_the_same(tmp_path
 
 HEAVY_PROBE = ("import sys; from cardforge.cli import main; code = main(['check', 'content/tiny']); "
                "print('loaded:', sorted(m for m in ('reportlab.pdfgen.canvas', 'reportlab.platypus', "
-               "'reportlab.graphics.renderPDF', 'pypdf', 'svglib', 'cardforge.output.printshop', 'yaml') if m in sys.modules)); "
+               "'reportlab.graphics.renderPDF', 'pypdf', 'svglib', 'cardforge.output.printshop', 'yaml', 'reportlab.pdfbase.pdfmetrics', 'PIL') "
+               "if m in sys.modules)); "
                "sys.exit(code)")
 
 
 def test_a_warm_check_loads_no_pdf_writer_reader_or_drawing_library(tmp_path):
     """`check` lays pages out on a null canvas: the PDF writer, platypus, the drawing renderer, the
     PDF reader and svglib (icons come from the cache) stay unloaded, and so does PyYAML: every
-    document, cardforge's font index included, comes from the cache (issue 27)."""
+    document, cardforge's font index included, comes from the cache.  Nor reportlab's font code and
+    Pillow: every face's results and the fonts' glyph sets come from the cache (issue 27)."""
     cache = tmp_path / "cache"
     make_game(tmp_path, layout_yaml=ICON_LAYOUT, files={"icons/logo.svg": GOOD_SVG})
     env = dict(os.environ, CARDFORGE_CACHE=str(cache))

@@ -14,17 +14,21 @@ text.py and `draw_string` read `synthesized(font)` when they set the text.
 from __future__ import annotations
 
 import copy
-import hashlib
+import json
 import math
-import threading
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from reportlab.pdfbase import pdfmetrics, ttfonts
-from reportlab.pdfbase.ttfonts import TTFont, TTFError
+from .. import diskcache
+from ..lazy import lazy_module
 from ..limits import MAX_FONT_BYTES, limit_message
+
+# reportlab is imported when a font is first registered or measured: a check whose faces all come
+# from the disk cache (render/facecache.py) measures no text, and reportlab with Pillow is a third
+# of its start-up.  The font files' parsing and embedding live in fontfiles.py, for the same reason.
+pdfmetrics = lazy_module("reportlab.pdfbase.pdfmetrics")
 
 FONTS_DIR = Path(__file__).resolve().parents[2] / "fonts"
 STYLES = ("regular", "bold", "italic", "bold_italic")
@@ -75,88 +79,21 @@ class Family:
     register: Callable[[str], None]
 
     def face(self, style: str) -> str:
-        for candidate in _FALLBACK[style]:
-            if candidate in self.styles:
-                break
-        else:
-            candidate = "regular"
-        font_name = self.styles[candidate]
+        """The font name of a style (or its nearest), registered with reportlab to draw and measure."""
+        font_name = self.face_name(style)
         self.register(font_name)
         return font_name
+
+    def face_name(self, style: str) -> str:
+        """The font name of a style (or its nearest), not registered: enough to ask which glyphs it has."""
+        for candidate in _FALLBACK[style]:
+            if candidate in self.styles:
+                return self.styles[candidate]
+        return self.styles["regular"]
 
 
 class FontError(Exception):
     pass
-
-
-class SubsetFont(TTFont):
-    """A TrueType font whose embedded subsets are tagged by their contents.
-
-    PDF names an embedded subset `TAG+FontName`; reportlab numbers the tags (AAAAAA, AAAAAB, ...),
-    so every PDF's first subset of a font is AAAAAA+ whatever it holds.  A print shop that merges
-    several PDFs into one job can then take one subset for another and print the wrong glyphs.  Here
-    the tag is six letters of a hash of the font and the characters the subset holds: distinct
-    subsets get distinct tags, and the same input still gives the same bytes."""
-
-    _lock = threading.Lock()
-
-    def addObjects(self, doc):
-        state = self.state.get(doc)
-        subsets = list(state.subsets) if state is not None else []
-        tags = [_subset_tag(self.face.name, subset) for subset in subsets]
-        with SubsetFont._lock:  # reportlab reads the tag from a module function: swap it for this call
-            numbered = ttfonts.SUBSETN
-            ttfonts.SUBSETN = lambda n, *args: tags[n].encode("ascii")
-            try:
-                super().addObjects(doc)
-            finally:
-                ttfonts.SUBSETN = numbered
-
-
-def _parsed(font_name: str, path: Path) -> SubsetFont:
-    """SubsetFont(font_name, path), with reportlab's parse of the file (its tables, character map and
-    widths: 30 ms for a Latin font, 230 ms for the CJK collection) from the disk cache (diskcache.py),
-    keyed by the file's bytes: `check` runs on every save.  The entry holds the parse without the
-    file's bytes, which are read here anyway; a font that does not parse is never stored."""
-    import pickle
-    from weakref import WeakKeyDictionary
-    from .. import diskcache
-    data = path.read_bytes()
-    key = diskcache.fingerprint(__file__, "reportlab") + hashlib.sha256(data).digest()
-    stored = diskcache.get("font-face", key)
-    if stored is not None:
-        try:
-            attributes, face_attributes = pickle.loads(stored)
-            font, face = SubsetFont.__new__(SubsetFont), ttfonts.TTFontFace.__new__(ttfonts.TTFontFace)
-            font.__dict__.update(attributes, fontName=font_name, face=face, state=WeakKeyDictionary())
-            face.__dict__.update(face_attributes, filename=str(path), _ttf_data=data,
-                                 _pdfScale=_pdf_scale(face_attributes["unitsPerEm"]))
-            return font
-        except Exception:  # noqa: BLE001 - a damaged entry, or another reportlab's: a miss
-            pass
-    font = SubsetFont(font_name, str(path))
-    attributes = {k: v for k, v in vars(font).items() if k not in ("fontName", "face", "state")}
-    face_attributes = {k: v for k, v in vars(font.face).items() if k not in ("filename", "_ttf_data", "_pdfScale")}
-    diskcache.put("font-face", key, pickle.dumps((attributes, face_attributes), protocol=pickle.HIGHEST_PROTOCOL))
-    return font
-
-
-def _pdf_scale(units_per_em: int) -> Callable[[float], float]:
-    """Font units to PDF glyph space (1000 a side), as reportlab's TTFontFile computes it."""
-    if units_per_em == 1000:
-        return lambda x: x
-    factor = 1000 / units_per_em
-    return lambda x: x * factor
-
-
-def _subset_tag(face_name: bytes, subset: list[int]) -> str:
-    digest = hashlib.sha256(bytes(face_name) + b"\0" + ",".join(map(str, subset)).encode("ascii")).digest()
-    number = int.from_bytes(digest[:8], "big")
-    letters = []
-    for _ in range(6):
-        number, index = divmod(number, 26)
-        letters.append(chr(ord("A") + index))
-    return "".join(letters)
 
 
 class FontBook:
@@ -165,7 +102,8 @@ class FontBook:
     def __init__(self):
         self.files: dict[str, tuple[dict[str, Path], str]] = {}  # family -> (style -> file, name prefix)
         self.families: dict[str, Family] = {}
-        self._glyphs: dict[str, frozenset[int]] = {}
+        self._glyphs: dict[str, frozenset[int]] = {}  # font name -> its characters (glyphs())
+        self._registered: set[str] = set()  # font names registered with reportlab, to draw and measure
         self._paths: dict[str, Path] = {}  # font name -> file
         self._missing: dict[tuple[str, str], list[str]] = {}  # (font, word) -> characters it lacks
         self.fallbacks: dict[str, list[str]] = {}  # family -> families drawing the glyphs it lacks, in order
@@ -203,7 +141,7 @@ class FontBook:
         return self.families[name]
 
     def register(self, font_name: str) -> None:
-        if font_name in self._glyphs:
+        if font_name in self._registered:
             return
         base = self._base_of.get(font_name)
         if base is not None and font_name not in pdfmetrics.getRegisteredFontNames():
@@ -221,7 +159,8 @@ class FontBook:
                 if path.stat().st_size > MAX_FONT_BYTES:  # reportlab reads the whole file into memory
                     raise FontError(f"cannot use font file {path.name}: " + limit_message(
                         f"a file of {path.stat().st_size // 1024 ** 2} MB", f"{MAX_FONT_BYTES // 1024 ** 2} MB per font"))
-                pdfmetrics.registerFont(_parsed(font_name, path))
+                from .fontfiles import TTFError, parsed
+                pdfmetrics.registerFont(parsed(font_name, path))
             except (TTFError, OSError) as exc:
                 raise FontError(f"cannot use font file {path.name}: {exc}") from None
             except FontError:
@@ -230,8 +169,38 @@ class FontBook:
                 raise FontError(f"cannot use font file {path.name}: it is damaged or truncated "
                                 f"({type(exc).__name__}: {exc})") from None
         self._glyphs[font_name] = frozenset(pdfmetrics.getFont(font_name).face.charToGlyph)
+        self._registered.add(font_name)
 
-    def chain(self, font_name: str) -> list[str]:
+    def glyphs(self, font_name: str) -> frozenset[int]:
+        """The characters a face has.  From the disk cache when the font file is known there, so
+        that the glyph checks of a check with nothing to draw load neither reportlab nor the font."""
+        found = self._glyphs.get(font_name)
+        if found is None:
+            key = self._coverage_key(font_name)
+            stored = diskcache.get("font-glyphs", key) if key is not None else None
+            if stored is not None:
+                try:
+                    found = frozenset(json.loads(stored))
+                    if not all(type(code) is int for code in found):
+                        raise ValueError("not a list of character codes")
+                    self._glyphs[font_name] = found
+                except (ValueError, TypeError):  # a damaged entry: read the font
+                    found = None
+            if found is None:  # not stored, or damaged: read from the font, and kept for the next check
+                self.register(font_name)
+                found = self._glyphs[font_name]
+                if key is not None:
+                    diskcache.put("font-glyphs", key, json.dumps(sorted(found)).encode("ascii"))
+        return found
+
+    def _coverage_key(self, font_name: str) -> bytes | None:
+        path = self._paths.get(self._base_of.get(font_name, font_name))
+        stamp = diskcache.file_stamp(path) if path is not None else None
+        if stamp is None:
+            return None
+        return diskcache.fingerprint(__file__, "reportlab") + json.dumps(list(stamp)).encode("utf-8", "surrogatepass")
+
+    def chain(self, font_name: str, register: bool = True) -> list[str]:
         """The font, then each fallback family (game.yaml `font_fallbacks`): its face of the same
         style first, then its nearer styles (an italic arrow is drawn slanted where the family has
         an italic, and upright rather than not at all where only its upright face has the glyph)."""
@@ -242,8 +211,8 @@ class FontBook:
             if found is None:
                 continue
             for nearer in _FALLBACK[style]:
-                if nearer in found.styles and found.face(nearer) not in faces:
-                    faces.append(found.face(nearer))
+                if nearer in found.styles and found.face_name(nearer) not in faces:
+                    faces.append(found.face(nearer) if register else found.face_name(nearer))
         return faces
 
     def runs(self, font_name: str, text: str) -> list[tuple[str, str]]:
@@ -284,7 +253,7 @@ class FontBook:
         key = (font_name, text)
         missing = self._missing.get(key)
         if missing is None:
-            chain = [self._glyphs[f] for f in self.chain(font_name)]
+            chain = [self.glyphs(f) for f in self.chain(font_name, register=False)]
             missing = sorted(ch for ch in set(text) if ch not in "\n\t" and not any(ord(ch) in g for g in chain))
             if len(self._missing) > 50_000:
                 self._missing.clear()
@@ -306,10 +275,10 @@ class FontBook:
             if other == family or other in chain:
                 continue
             try:
-                face = self.family(other).face("regular")
+                glyphs = self.glyphs(self.family(other).face_name("regular"))
             except FontError:
                 continue  # a game's damaged font is reported where it is declared
-            if all(ord(ch) in self._glyphs[face] for ch in chars):
+            if all(ord(ch) in glyphs for ch in chars):
                 return (f"add a font that has {what} to the fallback chain of '{family}' in game.yaml: "
                         f"font_fallbacks: {{{family}: [{', '.join(chain + [other])}]}}")
         return (f"copy a TrueType font that has {what} into the game folder with its licence, name it under "

@@ -16,11 +16,13 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from reportlab.lib.rl_accel import fp_str
 
 from .. import diskcache
 from ..diagnostics import Position
 from ..limits import MAX_SVG_BYTES, MAX_SVG_ELEMENTS, NotAFile, read_bounded
+from ..lazy import lazy_module
+
+rl_accel = lazy_module("reportlab.lib.rl_accel")  # reportlab's number format, when an icon is drawn
 
 
 @lru_cache(maxsize=None)
@@ -297,7 +299,7 @@ def _try_drawing(source: Path | str, drawing) -> None:
     from reportlab.pdfgen.canvas import Canvas
     scratch = Canvas(io.BytesIO())
     try:
-        fp_str(drawing.width, drawing.height)  # the form's box, written when the PDF is saved
+        rl_accel.fp_str(drawing.width, drawing.height)  # the form's box, written when the PDF is saved
         scratch.beginForm("probe", 0, 0, drawing.width, drawing.height)
         _svg_tools()[1].draw(drawing, scratch, 0, 0)
         scratch.endForm()
@@ -353,8 +355,8 @@ class IconPainter:
         # The same bytes: reportlab merges the two matrices into one `cm` from the translation as
         # written (fp_str), and q ... Q leaves the canvas's state as it was.
         c = self.canvas
-        e, f = map(float, fp_str(x + (width - w * scale) / 2, y + (height - h * scale) / 2).split())
-        c._code += ["q", f"{fp_str(scale, 0, 0, scale, e, f)} cm", f"/{c._doc.getXObjectName(form)} Do", "Q"]
+        e, f = map(float, rl_accel.fp_str(x + (width - w * scale) / 2, y + (height - h * scale) / 2).split())
+        c._code += ["q", f"{rl_accel.fp_str(scale, 0, 0, scale, e, f)} cm", f"/{c._doc.getXObjectName(form)} Do", "Q"]
         c._formsinuse.append(form)
 
     def _draw_filling(self, form: str, w: float, h: float, x: float, y: float, width: float, height: float,

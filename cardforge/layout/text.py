@@ -15,10 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from ..units import mm
-from .fonts import Family, draw_text, set_run
+from .fonts import Family, draw_text, pdfmetrics, set_run
 
 _SPACES: dict[str, float] = {}
 _WIDTHS: dict[tuple[str, str], float] = {}
@@ -31,14 +30,14 @@ def _width(text: str, font: str) -> float:
     if width is None:
         if len(_WIDTHS) > 50_000:
             _WIDTHS.clear()
-        width = _WIDTHS[key] = stringWidth(text, font, 1)
+        width = _WIDTHS[key] = pdfmetrics.stringWidth(text, font, 1)
     return width
 
 
 def _space(font: str) -> float:
     width = _SPACES.get(font)
     if width is None:
-        width = _SPACES[font] = stringWidth(" ", font, 1)
+        width = _SPACES[font] = pdfmetrics.stringWidth(" ", font, 1)
     return width
 
 

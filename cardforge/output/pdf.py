@@ -6,8 +6,6 @@ import zlib
 from pathlib import Path
 from typing import Callable
 
-from reportlab import rl_config
-
 from ..diagnostics import ContentError, Report
 from ..frontend.translations import translator
 from ..layout.layouts import Layout
@@ -19,8 +17,6 @@ from ..units import MM, mm
 from .manifest import Manifest
 from .pages import Page, PrintOptions, plan_sections
 
-# Compressed streams stay binary: ASCII85 would make every page a quarter larger and slower to write.
-rl_config.useA85 = 0
 Progress = Callable[[int, int], None]
 
 
@@ -31,9 +27,11 @@ class Writer:
                  total_faces: int, spool_dir: Path | None = None):
         self.prep, self.report, self.progress, self.total = prep, report, progress, total_faces
         game = prep.game
-        prep.fonts.family("sans").face("regular")  # the canvas's initial font, and the page furniture
-        if target is not None:
-            from reportlab.pdfgen.canvas import Canvas  # the PDF writer: `check` draws on a NullCanvas
+        if target is not None:  # `check` draws on a NullCanvas, with neither the PDF writer nor a font of its own
+            from reportlab import rl_config
+            from reportlab.pdfgen.canvas import Canvas
+            rl_config.useA85 = 0  # compressed streams stay binary: ASCII85 makes every page a quarter larger
+            prep.fonts.family("sans").face("regular")  # the canvas's initial font, and the page furniture
         self.canvas = NullCanvas() if target is None else Canvas(
             str(target), invariant=1, pageCompression=1, initialFontName="sans-regular", initialFontSize=9)
         self.canvas.setTitle(title)
@@ -125,6 +123,7 @@ def _deflate_last_page(canvas) -> None:
         return
     doc = getattr(canvas, "_doc", None)
     pages = getattr(getattr(doc, "Pages", None), "pages", None)
+    from reportlab import rl_config
     if not isinstance(pages, list) or not pages or rl_config.useA85:
         return
     page = pages[-1]

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from ..layout.fonts import pdfmetrics  # reportlab, imported when text is first measured
 from ..frontend.pieces import CUT_RGB, DIRECTIONS, TemplatePiece, wedge_box
 from ..units import MM, length, mm
 from .impose import FOOTER_TOP, paper_size
@@ -176,7 +176,7 @@ def _text(c, text: str, x: float, y: float, size: float, align: str = "center", 
 def _fit(text: str, width: float, size: float, minimum: float = 6.0, bold: bool = False) -> float | None:
     font = _FONTS["bold" if bold else "regular"]
     while size >= minimum:
-        if stringWidth(text, font, size) <= width:
+        if pdfmetrics.stringWidth(text, font, size) <= width:
             return size
         size -= 0.5
     return None

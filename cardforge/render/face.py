@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from functools import partial
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
-from reportlab.lib.colors import Color, HexColor
 
 from ..layout import text as richtext
 from ..diagnostics import Report, display_path
@@ -31,6 +30,12 @@ from ..frontend.translations import translator
 from ..frontend.version_mark import CORNERS
 from ..layout.templates import Expression, Template, TemplateFailure, truthy
 from ..units import MM, length as _length, mm
+from ..lazy import lazy_module
+
+if TYPE_CHECKING:
+    from reportlab.lib.colors import Color
+
+colors = lazy_module("reportlab.lib.colors")  # only when a face is drawn: a check's cached faces are not
 
 BASIC_COLORS = {"black": "#000000", "white": "#ffffff", "red": "#b3261e", "blue": "#1f4e8c",
                 "green": "#2e7d32", "yellow": "#f2c230", "grey": "#808080", "gray": "#808080",
@@ -352,7 +357,7 @@ class CardRenderer(FaceReplay, ImageFrames):
                 result = None
             elif text.startswith("#") and len(text) in (7, 9):
                 try:
-                    result = HexColor(text, hasAlpha=len(text) == 9)
+                    result = colors.HexColor(text, hasAlpha=len(text) == 9)
                 except ValueError:
                     raise RenderError("E-COLOR", f"'{value}' is not a colour") from None
             else:

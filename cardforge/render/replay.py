@@ -11,11 +11,13 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from reportlab.lib.rl_accel import fp_str
 
 from ..frontend.model import Card
 from ..units import mm
 from .table import RenderError
+from ..lazy import lazy_module
+
+rl_accel = lazy_module("reportlab.lib.rl_accel")  # reportlab's number format, when a face is replayed
 
 if TYPE_CHECKING:
     from ..layout.layouts import Layout
@@ -70,7 +72,7 @@ class FaceReplay:
     def _replay(self, drawn: tuple, layout: Layout, x: float, y: float, bleed: float) -> list[dict[str, Any]]:
         x0, y0, code, forms, records = drawn
         c = self.canvas
-        c._code.append(f"q 1 0 0 1 {fp_str(x - x0, y - y0)} cm")
+        c._code.append(f"q 1 0 0 1 {rl_accel.fp_str(x - x0, y - y0)} cm")
         c._code.extend(code)
         c._code.append("Q")
         c._formsinuse.extend(forms)
