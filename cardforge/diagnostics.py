@@ -23,6 +23,11 @@ class Position:
     cell: str | None = None
     quote: bool = True  # False: never show the line (a link out of the game folder must not leak it)
 
+    def __reduce__(self):
+        # Pickled as a call with its values: a cached document (frontend/load.py) holds a position
+        # for every value, and dataclasses' slot-by-slot __setstate__ takes twice as long to unpickle.
+        return (Position, (self.path, self.line, self.col, self.cell, self.quote))
+
 
 @dataclass
 class Diagnostic:
