@@ -22,8 +22,13 @@ _NUM = rb"[-+]?(?:\d+\.?\d*|\.\d+)"
 # A line of text as reportlab writes it, "1 0 0 1 x y Tm (string) Tj", is one token too (the
 # first alternative): most of a card's text is drawn so. Leading white space is skipped by the
 # match rather than by failed matches at every blank.
-_TOKEN = re.compile(rb"\s*(?:1 0 0 1 (" + _NUM + rb") (" + _NUM + rb") Tm (\((?:\\.|[^\\)])*\)) Tj(?![^\s/\[\]()<>{}%])"
-                    rb"|((?<=\n)(?:(?:[-+\d. ]+(?:m|l|c|v|y|re)|h)\r?\n)+)"
+# So are a stroked segment, "n x0 y0 m x1 y1 l S" (crop marks), and a rectangle made the clip,
+# "n x y w h re W* n" (each piece's bleed box).
+_END = rb"(?![^\s/\[\]()<>{}%])"  # the end of an operator
+_TOKEN = re.compile(rb"\s*(?:1 0 0 1 (" + _NUM + rb") (" + _NUM + rb") Tm (\((?:\\.|[^\\)])*\)) Tj" + _END +
+                    rb"|n (" + _NUM + rb" " + _NUM + rb" m) (" + _NUM + rb" " + _NUM + rb" l) S" + _END +
+                    rb"|n (" + _NUM + rb" " + _NUM + rb" " + _NUM + rb" " + _NUM + rb" re) W\* n" + _END +
+                    rb"|((?<=\n)(?:(?:[-+\d. ]++(?:m|l|c|v|y|re)|h)\r?\n)+)"
                     rb"|(\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>)"
                     rb"|([\[\]])"
                     rb"|((?:(?:/[^\s/\[\]()<>{}%]+|" + _NUM + rb")\s+)*)([A-Za-z'\"*]+[01]?)"
@@ -311,24 +316,30 @@ class PageReader:
         path: list[tuple] = []  # (ctm, lines of path construction) of the path being built
         clip_pending = False
         stroke: tuple = (0.0, 0.0, 0.0)
-        for shown_x, shown_y, shown, run, string, bracket, ops, op, number, name in _TOKEN.findall(data):
-            if shown:  # "1 0 0 1 x y Tm (string) Tj": the two operators, as below
+        for (shown_x, shown_y, shown, move, line, rect, run, string, bracket, ops, op, number,
+             name) in _TOKEN.findall(data):
+            # The one-token forms (see _TOKEN) do what their operators do below, one by one.
+            if shown:  # 1 0 0 1 x y Tm (string) Tj
                 pending = []
                 tm = tlm = (1.0, 0.0, 0.0, 1.0, float(shown_x), float(shown_y))
                 tm = self._show(_Str(_literal(shown)), font, size, tc, tw, tz, tm, ctm, block)
+            elif move:  # n x0 y0 m x1 y1 l S
+                pending = []
+                clip = self._painted(b"n", path, clip, clip_pending, stroke)
+                clip = self._painted(b"S", [(ctm, move), (ctm, line)], clip, False, stroke)
+                clip_pending, path = False, []
+            elif rect:  # n x y w h re W* n
+                pending = []
+                clip = self._painted(b"n", path, clip, clip_pending, stroke)
+                clip = self._painted(b"n", [(ctm, rect)], clip, True, stroke)
+                clip_pending, path = False, []
             elif op:
                 # An operator with the numbers and names written just before it.
                 operands = pending + ops.split() if pending else ops.split()
                 pending = []
                 try:
                     if op in _PAINT_OPS:
-                        if op in _STROKE_OPS and path:
-                            self.strokes.append((stroke, path))
-                        if clip_pending and path:
-                            box = _path_box(path)
-                            if box is not None:
-                                clip = box if clip is None else (max(clip[0], box[0]), max(clip[1], box[1]),
-                                                                 min(clip[2], box[2]), min(clip[3], box[3]))
+                        clip = self._painted(op, path, clip, clip_pending, stroke)
                         clip_pending = False
                         path = []
                     elif op == b"Tm":
@@ -411,6 +422,18 @@ class PageReader:
             else:
                 (pending if array is None else array).append(number or name)
         return self
+
+    def _painted(self, op: bytes, path: list, clip, clip_pending: bool, stroke: tuple):
+        """A path painted (or ended, `n`): kept if stroked; and the clip, narrowed by the path if
+        W or W* came before."""
+        if op in _STROKE_OPS and path:
+            self.strokes.append((stroke, path))
+        if clip_pending and path:
+            box = _path_box(path)
+            if box is not None:
+                clip = box if clip is None else (max(clip[0], box[0]), max(clip[1], box[1]),
+                                                 min(clip[2], box[2]), min(clip[3], box[3]))
+        return clip
 
     def _show(self, raw: bytes, font, size, tc, tw, tz, tm, ctm, block):
         info = self.fonts.get(font) if font else None
