@@ -237,6 +237,7 @@ def _cached_load(path: Path, report: Report, display_name: Path | None) -> Docum
     if raw is None or len(raw) > MAX_FILE_BYTES:
         return _load_yaml(path, report, display_name)
     key = (diskcache.fingerprint(__file__, "yaml") + diskcache.fingerprint(str(Path(__file__).with_name("jsonload.py")))
+           + diskcache.fingerprint(str(Path(__file__).parent.parent / "diagnostics.py"))  # Position's pickled form
            + f"{path}\0{display_name}\0".encode("utf-8", "surrogatepass") + raw)
     cached = diskcache.get("document", key)
     if cached:
