@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 
-from ..layout.fonts import pdfmetrics  # reportlab, imported when text is first measured
 from ..frontend.pieces import CUT_RGB, DIRECTIONS, TemplatePiece, wedge_box
 from ..units import MM, length, mm
 from .impose import FOOTER_TOP, paper_size
@@ -115,7 +114,10 @@ def _draw_page(items: list[Item]):
 def draw_item(writer: "Writer", item: Item, page: int) -> None:
     c = writer.canvas
     family = writer.prep.fonts.family("sans")
-    _FONTS.update(regular=family.face("regular"), bold=family.face("bold"))
+    # Registered to draw; check's measuring canvas draws nothing and measures no text, so it needs
+    # only the names (and reportlab stays unloaded on a check with every face in the disk cache).
+    face = family.face_name if getattr(c, "measuring", False) else family.face
+    _FONTS.update(regular=face("regular"), bold=face("bold"))
     piece, spec = item.piece, item.piece.spec
     x, y, w, h = item.x, item.y, item.width, item.height
     fill = spec.get("fill")
@@ -173,10 +175,12 @@ def _text(c, text: str, x: float, y: float, size: float, align: str = "center", 
         c.drawString(x, y, text)
 
 
-def _fit(text: str, width: float, size: float, minimum: float = 6.0, bold: bool = False) -> float | None:
+def _fit(c, text: str, width: float, size: float, minimum: float = 6.0, bold: bool = False) -> float | None:
+    """The largest size from `size` down to `minimum`, in half points, at which `text` fits `width`;
+    measured by the canvas (check's measuring canvas answers 0, and needs no font for it)."""
     font = _FONTS["bold" if bold else "regular"]
     while size >= minimum:
-        if pdfmetrics.stringWidth(text, font, size) <= width:
+        if c.stringWidth(text, font, size) <= width:
             return size
         size -= 0.5
     return None
@@ -191,7 +195,7 @@ def _caption(c, item: Item) -> None:
                f"{mm(item.offset + item.width) / 10:g} cm)"
     room = item.width + GAP * 0.8
     for option in (text, label, piece.dimension):
-        size = _fit(option, room, 6.5)
+        size = _fit(c, option, room, 6.5)
         if size:
             c.setFillColorRGB(0.15, 0.15, 0.15)
             _text(c, option, item.x, item.y - 2.8 * MM, size, align="left")
@@ -203,7 +207,7 @@ def _name(c, item: Item, x: float, y: float, width: float) -> None:
     its label, or its name without a closing remark in brackets."""
     spec = item.piece.spec
     name = spec.get("label") or re.sub(r"\s*\([^)]*\)$", "", item.piece.name)
-    size = _fit(name, width, 7.5, bold=True)
+    size = _fit(c, name, width, 7.5, bold=True)
     if size:
         _text(c, name, x, y - size / 3, size, bold=True)
 
@@ -213,7 +217,7 @@ def _centre(c, item: Item) -> None:
     arm = min(2 * MM, item.width / 8)
     c.line(cx - arm, cy, cx + arm, cy)
     c.line(cx, cy - arm, cx, cy + arm)
-    size = _fit(item.piece.dimension, item.width * 0.8, 7)
+    size = _fit(c, item.piece.dimension, item.width * 0.8, 7)
     if size:
         _text(c, item.piece.dimension, cx, cy - arm - size, size)
     _name(c, item, cx, cy + arm + 3 * MM, item.width * 0.75)
@@ -275,7 +279,7 @@ def _strip(c, item: Item) -> None:
     step = length(spec.get("ticks", "10mm"))
     _graduate(c, item, step, True, True, label_every=1 if step >= 10 * MM else 5)
     _joins(c, item)
-    size = _fit(item.piece.spec.get("label", item.piece.name), item.width / 3, 8, bold=True)
+    size = _fit(c, item.piece.spec.get("label", item.piece.name), item.width / 3, 8, bold=True)
     if size:
         _text(c, item.piece.spec.get("label", item.piece.name), item.x + item.width / 2,
               item.y + item.height / 2 - size / 3, size, bold=True)
@@ -294,7 +298,7 @@ def _ruler(c, item: Item) -> None:
                 c.setFillColorRGB(0.88, 0.88, 0.86)
                 c.rect(item.x + a - item.offset, item.y, b - a, item.height * 0.45, stroke=0, fill=1)
                 c.restoreState()
-            size = _fit(band["label"], b - a - 1 * MM, 6.5)
+            size = _fit(c, band["label"], b - a - 1 * MM, 6.5)
             if size:
                 _text(c, band["label"], item.x + (a + b) / 2 - item.offset, item.y + 2 * MM, size)
         shade = not shade
