@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from pathlib import Path
 
@@ -20,6 +19,7 @@ def add(sub) -> None:
 
 def run(args) -> int:
     """A new game folder that builds and checks clean at once."""
+    import shlex  # here, not at the top: every command line imports this module
     from ..output.pdf import lay_out
     from ..prepare import prepare
     from ..scaffold import ScaffoldError, new_game

@@ -20,7 +20,6 @@ import difflib
 import io
 import math
 import re
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -125,7 +124,9 @@ def workbook_sheets(path: Path, report: Report):
     """(values workbook, formulas workbook) of an xlsx file, or None after reporting why not.  Both
     are opened read-only: nothing of a sheet is read until its rows are asked for, so a merged
     range or a cell far away (XFD1048576) costs nothing until read_xlsx bounds what it reads."""
-    import openpyxl  # only games with spreadsheets need it
+    import zipfile  # as openpyxl: only games with spreadsheets need it
+
+    import openpyxl
     try:
         with zipfile.ZipFile(path) as archive:
             if sum(info.file_size for info in archive.infolist()) > MAX_UNZIPPED:
