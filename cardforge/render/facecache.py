@@ -116,7 +116,8 @@ class FaceMemo:
         strings = getattr(overlay, "strings", None) or {}
         string_at = getattr(overlay, "string_at", None) or {}
         mark = game.version_mark
-        return diskcache.code_fingerprint("jinja2", "reportlab", "PIL", "svglib") + digest(  # the code that measures
+        code = diskcache.code_fingerprint("jinja2", "reportlab", "PIL", "svglib", "regex")  # the code that measures
+        return code + digest(
             FORMAT, kind,
             os.getcwd(),  # messages name layout files relative to it
             str(game.root),  # another copy of the game is another game
