@@ -66,8 +66,7 @@ def test_a_cached_check_of_a_seed_game_says_the_same_and_measures_nothing(name, 
     again, measured_again, evaluated_again = check(cache, capsys, REPO / "content" / name)
     assert again == first
     assert measured > 0 and evaluated > 0
-    # bombs-away's target display has image frames: the fit pass reads the files they name, never cached
-    assert (measured_again, evaluated_again) == ((1 if name == "bombs-away" else 0), 0)
+    assert (measured_again, evaluated_again) == (0, 0)  # bombs-away's map: an image frame, keyed by its file
 
 
 def test_a_cached_check_repeats_every_kind_of_diagnostic_exactly(tmp_path, cache, capsys, monkeypatch):
@@ -209,3 +208,21 @@ def test_a_translated_label_that_overflows_is_reported_at_its_line_cached_or_not
     out, measured, _ = check(cache, capsys, game, "--lang", "all")
     assert overflow_at(out) == [("content/tiny/translations/de/strings.yaml", 3, None)]
     assert measured == 4  # the German faces: where the string table's entries are written is in their key
+
+
+def test_a_picture_is_keyed_by_its_file_and_a_templated_one_is_not_cached(tmp_path, cache, capsys, monkeypatch):
+    """An image frame with a literal `src`: the face comes from the cache until the picture changes
+    (a broken SVG is then reported); with `src` from a template, every check measures the face."""
+    layout = FRONT_LAYOUT + "  map: {type: image, src: images/map.svg, x: 4mm, y: 60mm, width: 20mm, height: 20mm}\n"
+    game = make_game(tmp_path, layout_yaml=layout, files={"images/map.svg": GOOD_SVG})
+    monkeypatch.chdir(tmp_path)
+    assert check(cache, capsys, game)[:2] == ("[]\n", 4)  # two cards, front and back
+    assert check(cache, capsys, game)[:2] == ("[]\n", 0)
+    (game / "images" / "map.svg").write_text(BAD_SVG, "utf-8")
+    out, measured, _ = check(cache, capsys, game)
+    assert measured == 2 and {d["code"] for d in json.loads(out)} == {"E-ICON"}, out  # the fronts
+    (game / "layouts" / "front.yaml").write_text(layout.replace("src: images/map.svg", "src: \"images/{{ 'map' }}.svg\""),
+                                                 "utf-8")
+    check(cache, capsys, game)
+    assert check(cache, capsys, game)[1] == 2
+

@@ -22,8 +22,9 @@ What a key holds, and why (leave out nothing a face's result can depend on):
   (every name and file: a missing one suggests the nearest name).
 Positions in the game's own files (a card's line, game.yaml's) are not keyed: results store a
 pointer (the piece, a game.yaml pointer) and the position is looked up when the result is used, so
-lines shifted above a card move its diagnostics without measuring it again.  The fit pass of a
-layout whose face reads files its templates name (an `image` frame) is never cached.
+lines shifted above a card move its diagnostics without measuring it again.  The fit pass reads the
+pictures of `image` frames: one named by a literal `src` is keyed by its content; a layout that
+names a picture with a template (another file for each face) is never cached.
 """
 from __future__ import annotations
 
@@ -140,11 +141,28 @@ class FaceMemo:
     def _layout_part(self, layout, kind: str) -> bytes:
         def make() -> bytes:
             # The fit pass reads the picture an image frame names (the asset check only its name).
-            if kind == "face-fit" and any(frame.type == "image" for frame in walk_frames(layout.frames)):
-                raise Uncacheable("an image frame reads the file its template names")
+            pictures = self._pictures(layout) if kind == "face-fit" else []
             return digest(layout.name, layout.width, layout.height,  # resolved for this size
-                          [_stamp(path) for path in layout.files])  # the files of its `extends` chain, by content
+                          [_stamp(path) for path in layout.files],  # the files of its `extends` chain, by content
+                          pictures)
         return self._once(("layout", id(layout), kind), make)
+
+    def _pictures(self, layout) -> list:
+        """The files the layout's image frames draw, by content: a picture named by a literal `src`
+        is the same file for every face.  One named by a template may differ from face to face,
+        and is not cached."""
+        from ..frontend.model import safe_path
+        pictures = []
+        for frame in walk_frames(layout.frames):
+            if frame.type != "image":
+                continue
+            template = frame.templates.get("src")
+            if template is not None and not template.is_constant:
+                raise Uncacheable("an image frame names its picture with a template")
+            src = str(frame.props.get("src") if template is None else template.source).strip()
+            path = safe_path(self.game.root, src)
+            pictures.append([src, None if path is None else _stamp(path)])  # outside, missing or its bytes
+        return pictures
 
     def _deck_part(self, layout, card, side: str) -> bytes:
         """`fit: deck`: the records of the deck that use this layout on this side."""
