@@ -12,6 +12,7 @@ import os
 import signal
 import stat
 import threading
+import time
 
 MAX_FILE_BYTES = 4 * 1024 * 1024  # one source file (YAML, JSON, CSV, XLSX)
 MAX_MANIFEST_BYTES = 256 * 1024 * 1024  # a build manifest that `cardforge diff` compares (output, not source)
@@ -56,27 +57,41 @@ class TimeLimit(LimitError):
 
 
 def _expired(signum, frame):  # noqa: ARG001 - signal handler signature
-    raise TimeLimit(f"it ran longer than the limit of {MAX_EXPRESSION_SECONDS:g} s for one expression")
+    if _batch.depth:  # a batch's timer: stop the expression only once it has run its time
+        _batch.expired()
+        return
+    raise TimeLimit(_message())
+
+
+def _message() -> str:
+    return f"it ran longer than the limit of {MAX_EXPRESSION_SECONDS:g} s for one expression"
 
 
 class time_limit:  # noqa: N801 - used like a function: `with time_limit():`
     """Interrupt the code inside after `seconds` with TimeLimit.  It uses the interval timer, which
     only the main thread can receive; elsewhere (the preview's worker threads) it does nothing, and
     the size limits above still bound the work.  Nested uses keep the outermost deadline.  A class,
-    not a generator: it runs for every expression (thousands per check), at about a microsecond."""
+    not a generator: it runs for every expression (thousands per check).  Inside an
+    `expression_batch` it makes no system call: it notes when the expression started, and the
+    batch's timer stops it at the same deadline."""
 
     __slots__ = ("armed", "seconds")
     _depth = 0
 
-    def __init__(self, seconds: float = MAX_EXPRESSION_SECONDS):
-        self.seconds, self.armed = seconds, False
+    def __init__(self, seconds: float | None = None):
+        self.seconds, self.armed = MAX_EXPRESSION_SECONDS if seconds is None else seconds, False
 
     def __enter__(self):
         if time_limit._depth == 0 and threading.get_ident() == _MAIN_THREAD:
-            if not _handler_installed:
-                _install_handler()
-            _setitimer(_REAL, self.seconds)
-            self.armed = True
+            if _batch.depth:
+                _batch.deadline = _monotonic() + self.seconds
+                if self.seconds < MAX_EXPRESSION_SECONDS:  # sooner than the batch's timer may fire
+                    _setitimer(_REAL, self.seconds)
+            else:
+                if not _handler_installed:
+                    _install_handler()
+                _setitimer(_REAL, self.seconds)
+                self.armed = True
         time_limit._depth += 1
         return self
 
@@ -84,9 +99,59 @@ class time_limit:  # noqa: N801 - used like a function: `with time_limit():`
         time_limit._depth -= 1
         if self.armed:
             _setitimer(_REAL, 0)
+        elif time_limit._depth == 0:
+            _batch.deadline = None
         return False
 
 
+class expression_batch:  # noqa: N801 - used like a function: `with expression_batch():`
+    """Around a stage that runs thousands of expressions (the rules of a game): the interval timer
+    is armed once for the batch instead of twice per expression (two system calls each, a tenth of
+    the time of a simple expression).  The limit is unchanged: each expression still has its own
+    MAX_EXPRESSION_SECONDS from its start.  When the timer fires, it stops the running expression
+    if that has used its time, else it is set again for the running expression's deadline (or a
+    full period when none runs), so the timer fires at most every MAX_EXPRESSION_SECONDS outside
+    a runaway expression, and exactly at its deadline in one.  On other threads it does nothing."""
+
+    __slots__ = ("owner",)
+    depth = 0  # batches entered on the main thread
+    deadline: float | None = None  # of the expression running inside the batch, if any
+
+    def __init__(self):
+        self.owner = False
+
+    def __enter__(self):
+        if threading.get_ident() == _MAIN_THREAD and time_limit._depth == 0:
+            if expression_batch.depth == 0:
+                if not _handler_installed:
+                    _install_handler()
+                _setitimer(_REAL, MAX_EXPRESSION_SECONDS)
+            expression_batch.depth += 1
+            self.owner = True
+        return self
+
+    def __exit__(self, *exc):
+        if self.owner:
+            expression_batch.depth -= 1
+            if expression_batch.depth == 0:
+                _setitimer(_REAL, 0)
+                expression_batch.deadline = None
+        return False
+
+    @staticmethod
+    def expired() -> None:
+        """The batch's timer fired (in the signal handler)."""
+        deadline = expression_batch.deadline
+        left = MAX_EXPRESSION_SECONDS if deadline is None else deadline - _monotonic()
+        if left <= 0:
+            expression_batch.deadline = None
+            _setitimer(_REAL, MAX_EXPRESSION_SECONDS)  # for the expressions after the one stopped
+            raise TimeLimit(_message())
+        _setitimer(_REAL, left)
+
+
+_batch = expression_batch
+_monotonic = time.monotonic
 _MAIN_THREAD = threading.main_thread().ident
 _setitimer, _REAL = signal.setitimer, signal.ITIMER_REAL
 _handler_installed = False

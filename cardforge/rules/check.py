@@ -6,6 +6,7 @@ from ..frontend.load import load_yaml
 from ..diagnostics import Position
 from ..frontend.model import Game, safe_path
 from ..frontend.schema import builtin_schema, validate
+from ..limits import expression_batch
 from .builtin import AssetUse, check_assets, check_capacity, check_changed, check_files, check_quantities, check_unused_icons, check_unused_layouts, icons_named_in_layouts
 from .builtin import RULES_FILE
 from .run import RuleSet
@@ -20,7 +21,8 @@ def check_game(game: Game, report: Report, *, layouts=None, icons=None, faces=No
     # against the wrong decks: then it is only validated, and its rules wait for a clean game.yaml.
     rules = load_rules(game, report, compile=_decks_defined(game))
     if rules is not None:
-        rules.derive(report)
+        with expression_batch():  # one interval timer for the thousands of expressions (limits.py)
+            rules.derive(report)
     used = AssetUse()
     if icons is not None and faces is not None:
         used = check_assets(game, report, icons, fonts, faces, boards or {})
@@ -40,7 +42,8 @@ def check_game(game: Game, report: Report, *, layouts=None, icons=None, faces=No
     # A game's own rules check its source text (rulebook quotes, glossary terms in English): a
     # translation is checked by the built-in checks, the fit and the glyphs; `check --lang all` runs both.
     if rules is not None and getattr(game, "lang", None) is None:
-        rules.run(report, complete)
+        with expression_batch():
+            rules.run(report, complete)
         if complete and faces is not None:
             check_hidden_backs(game, rules.doc, rules.data.get("hidden_backs") or [], faces, report)
 

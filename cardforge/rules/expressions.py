@@ -31,6 +31,7 @@ at its line and column in the rules file rather than failing (or passing) silent
 """
 from __future__ import annotations
 
+import operator
 import pickle
 import re
 from dataclasses import dataclass, field
@@ -44,7 +45,7 @@ from ..layout.templates import Absent, Sandbox, TemplateFailure, render_bounded,
 from ..limits import LimitError, TimeLimit, time_limit
 from ..layout.text import icon_names
 from .lookups import LOOKUP_HELPERS, LookupFailure
-from .paths import ANY, get_path, items_of as _items  # noqa: F401 (get_path is used by run.py)
+from .paths import ANY, get_parts, get_path, items_of as _items, path_parts  # noqa: F401 (get_path: run.py)
 from .sets import SET_HELPERS
 from .textmatch import TEXT_HELPERS, h_has_word, h_matches
 
@@ -88,15 +89,44 @@ def _compare(left: Any, op: str, right: Any) -> bool:
                      "'word in', 'has word', matches)")
 
 
-def _matches(item: Any, key: str | None, value: Any, op: str) -> bool:
-    got = get_path(item, key)
+_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "in": lambda left, right: left in right, "not in": lambda left, right: left not in right,
+    "contains": lambda left, right: right in left, "not contains": lambda left, right: right not in left,
+    "word in": lambda left, right: isinstance(left, str) and h_has_word(right, left, plural=True),
+    "has word": lambda left, right: isinstance(right, str) and h_has_word(left, right, plural=True),
+    "matches": lambda left, right: isinstance(left, str) and h_matches(left, right),
+}
+
+
+def _matcher(key: str | None, value: Any, op: str) -> Callable[[Any], Any]:
+    """item -> whether it matches (where, count, any, all): the key split and the comparison chosen
+    once for all the items, with _compare's results and errors (made only once there is an item)."""
+    if key is None or key == "":
+        parts = None
+    else:
+        parts = path_parts(key)
     if value is ANY:
-        return bool(got)
-    return _compare(got, op, value)
+        return (lambda item: bool(item)) if parts is None else (lambda item: bool(get_parts(item, parts)))
+    compare = _OPERATORS.get(op) if type(op) is str else None
+    if compare is None:  # not a comparison: _compare raises its error
+        return lambda item: _compare(item if parts is None else get_parts(item, parts), op, value)
+
+    def match(item):
+        got = item if parts is None else get_parts(item, parts)
+        try:
+            return compare(got, value)
+        except TypeError:
+            return False
+    return match
 
 
 def h_where(items, key=None, value=ANY, op="=="):
-    return [item for item in _items(items) if _matches(item, key, value, op)]
+    items = _items(items)
+    if not items:
+        return []
+    match = _matcher(key, value, op)
+    return [item for item in items if match(item)]
 
 
 def h_count(items, key=None, value=ANY, op="=="):
@@ -119,11 +149,13 @@ def h_sum(items, key=None):
 
 
 def h_any(items, key=None, value=ANY, op="=="):
-    return any(_matches(item, key, value, op) for item in _items(items))
+    items = _items(items)
+    return bool(items) and any(map(_matcher(key, value, op), items))
 
 
 def h_all(items, key=None, value=ANY, op="=="):
-    return all(_matches(item, key, value, op) for item in _items(items))
+    items = _items(items)
+    return not items or all(map(_matcher(key, value, op), items))
 
 
 def h_pluck(items, path):

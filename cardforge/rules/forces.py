@@ -37,6 +37,7 @@ def force_check(rules, pointer: str, spec: dict, base: dict, lets_into, fails, r
     where = rules.compiled.get(pointer + "/where")
     early = where is not None and not (set(where.expr.usage.names) & set(spec.get("let") or {}))
     for force, view in getattr(rules, "force_views", []):
+        same: dict | None = {} if scope == "pick" else None  # lets that read no pick: once per force
         picks = view["picks"]
         fctx = dict(base, force=view, picks=picks)
         items = [(None, fctx)] if scope == "force" else [
@@ -46,7 +47,7 @@ def force_check(rules, pointer: str, spec: dict, base: dict, lets_into, fails, r
             try:
                 if early and not rules.evaluate(where, ctx, f"{rule} 'where' {what}"):
                     continue
-                lets_into(ctx, what)
+                lets_into(ctx, what, same=same)
                 failed = fails(ctx, what)  # the pointer whose message reports it (a `require` condition's)
                 if not failed:
                     continue

@@ -228,10 +228,18 @@ class RuleSet(RuleCompiler):
         if assertion is None and not conditions:
             return
 
-        def lets_into(ctx: dict, what: str, item: bool = False) -> None:
+        def lets_into(ctx: dict, what: str, item: bool = False, same: dict | None = None) -> None:
+            """The lets into ctx. `same`: the values of the lets that read nothing of the target (card,
+            pick) for the targets of this check (or of one force), kept from the first target that
+            evaluates them: the same expression over the same data (see _steady_lets)."""
             for name, compiled in lets:
                 if (name in per_item) == item:
-                    ctx[name] = self.evaluate(compiled, ctx, f"{rule} 'let: {name}' {what}")
+                    if same is not None and name in steady:
+                        if name not in same:  # a failure is not kept: each target fails (and reports) as before
+                            same[name] = self.evaluate(compiled, ctx, f"{rule} 'let: {name}' {what}")
+                        ctx[name] = same[name]
+                    else:
+                        ctx[name] = self.evaluate(compiled, ctx, f"{rule} 'let: {name}' {what}")
 
         def fails(ctx: dict, what: str) -> str | None:
             """None when the check holds; else the pointer whose message, at, find and help report it
@@ -251,6 +259,7 @@ class RuleSet(RuleCompiler):
             return self._render(f"{pointer}/{key}", ctx, default)
 
         scope = spec.get("scope", "card")
+        steady = self._steady_lets(lets, per_item, _TARGET_NAMES.get(scope, set()))
         if scope in SCOPES:
             for piece in scope_targets(self.game, spec):
                 piece_ctx = scope_context(base, piece, scope)
@@ -289,11 +298,12 @@ class RuleSet(RuleCompiler):
         if spec.get("scope", "card") in ("force", "pick"):
             force_check(self, pointer, spec, base, lets_into, fails, render)
             return
+        same: dict[str, Any] = {}
         for card in self._members(spec.get("group")):
             card_ctx = self.card_context(base, card)
             what = f"on card '{card.id}'"
             try:
-                lets_into(card_ctx, what)
+                lets_into(card_ctx, what, same=same)
                 items = [None] if each is None else (self.evaluate(each, card_ctx, f"{rule} 'each' {what}") or [])
                 for index, item in enumerate(items):
                     ctx = card_ctx if each is None else dict(card_ctx, item=item, index=index)
@@ -308,6 +318,24 @@ class RuleSet(RuleCompiler):
                                render(failed, "help", ctx), card.id, spec["section"])
             except RulesProblem:
                 continue
+
+    @staticmethod
+    def _steady_lets(lets: list, per_item: list[str], target: set[str]) -> set[str]:
+        """The lets of a check whose value is the same for every target of a scope: those that read
+        none of the names the scope sets per target (`target`: card and deck, or pick, index and
+        before) nor such a let, nor `item`.  Expressions are pure (the sandbox is immutable, the helpers
+        build new values), so such a let is evaluated once instead of once per card or pick."""
+        if not target:
+            return set()
+        moving = set(target) | set(per_item)
+        changed = True
+        while changed:  # a let read by a let before it still moves it: to a fixed point, in any order
+            changed = False
+            for name, compiled in lets:
+                if name not in moving and (compiled is None or compiled.expr.usage.names & moving):
+                    moving.add(name)
+                    changed = True
+        return {name for name, _ in lets} - moving
 
     def _default_at(self, failed: str, var: str) -> str | None:
         """Where a finding points when the rule gives no `at`: the first field of `var` its assertion reads."""
@@ -578,6 +606,10 @@ def _walk(view: Any, path: str, prefix: str = "") -> Iterator[tuple[str, Any]]:
     else:
         yield here, value
 
+
+# The names a scope sets for each of its targets (card_context, forces.force_check); a scope not
+# listed evaluates its lets for each target.
+_TARGET_NAMES = {"card": {"card", "deck"}, "pick": {"pick", "index", "before"}}
 
 TRAILING = re.compile(r"(\s*[+\-−]\s*\d+)+$|[\s.,;:!?]+$")
 
