@@ -71,6 +71,8 @@ def test_a_key_is_read_as_before_and_a_method_still_wins_over_a_key_of_its_name(
     assert Expr("card.items() | list | length")({"card": card}) == 3  # the mapping's method, not the field
     assert Expr("card['items']")({"card": card}) == "a field"
     assert Expr("{'get': 1}.get('get')")({}) == 1
+    assert Expr("card.get('title') ~ card.get('cost', '-')")({"card": card}) == "Alpha-"
+    assert Expr("card.keys() | list | length")({"card": card}) == 3
     with pytest.raises(ExpressionError, match="'card' has no field 'nope'|'nope' is not a field"):
         Expr("card.nope")({"card": card})
 
@@ -84,6 +86,8 @@ def test_sandbox_still_refuses_internals_through_the_shortcuts():
         Expr("'{0.__class__}'.format(card)")({"card": card})
     with pytest.raises(ExpressionError, match="not allowed: access to attribute 'append' of 'list' object"):
         Expr("[1].append(2)")({})
+    with pytest.raises(ExpressionError, match="not allowed: access to attribute 'pop' of 'Fields' object"):
+        Expr("card.pop('title')")({"card": card})
 
 
 def test_an_unsafe_or_context_taking_callable_still_goes_through_the_sandbox():

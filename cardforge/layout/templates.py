@@ -175,9 +175,11 @@ class Sandbox(ImmutableSandboxedEnvironment):
         # `card.title`, `pick.record`: a key of a mapping that is no attribute of it gives the item,
         # as the sandbox's getattr does once Python's getattr has failed (raising and catching
         # AttributeError for every field read was a fifth of a rules expression's time).
-        if (kind is dict or fields) and type(attribute) is str and attribute in obj \
-                and attribute not in _attributes_of(kind) and (kind is dict or attribute not in obj.__dict__):
-            return obj[attribute]
+        if (kind is dict or fields) and type(attribute) is str and (kind is dict or attribute not in obj.__dict__):
+            if attribute in obj and attribute not in _attributes_of(kind):
+                return obj[attribute]
+            if attribute in _READING_METHODS:  # `pick.record.get('year')`: the method, as the sandbox allows it
+                return getattr(obj, attribute)
         return super().getattr(obj, attribute)
 
     def getitem(self, obj, argument):
@@ -222,6 +224,11 @@ class Sandbox(ImmutableSandboxedEnvironment):
 # What Jinja2 looks for on a callable before calling it (utils.unsafe, pass_context and the like,
 # Django's alters_data, and a __call__ of its own): a function without any of them is called as is.
 _CALL_MARKS = frozenset({"unsafe_callable", "alters_data", "jinja_pass_arg", "__call__"})
+
+
+# Methods of a mapping that only read it, which the immutable sandbox gives as they are (neither
+# internal nor mutating); a field of the same name does not hide them (`card.items` is the method).
+_READING_METHODS = frozenset({"get", "keys", "values", "items"})
 
 
 @functools.lru_cache(maxsize=None)

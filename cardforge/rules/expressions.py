@@ -106,14 +106,32 @@ def _matcher(key: str | None, value: Any, op: str) -> Callable[[Any], Any]:
         parts = None
     else:
         parts = path_parts(key)
+    if parts is None:
+        get = None
+    elif len(parts) == 1:  # the common case, `where(picks, 'deck', 'zones')`: a mapping's key
+        part = parts[0]
+
+        def get(item):
+            return item.get(part) if isinstance(item, dict) else get_parts(item, parts)
+    else:
+        def get(item):
+            return get_parts(item, parts)
     if value is ANY:
-        return (lambda item: bool(item)) if parts is None else (lambda item: bool(get_parts(item, parts)))
+        return bool if get is None else (lambda item: bool(get(item)))
     compare = _OPERATORS.get(op) if type(op) is str else None
     if compare is None:  # not a comparison: _compare raises its error
-        return lambda item: _compare(item if parts is None else get_parts(item, parts), op, value)
+        return lambda item: _compare(item if get is None else get(item), op, value)
+    if op == "==":
+        def match(item):
+            got = item if get is None else get(item)
+            try:
+                return got == value
+            except TypeError:
+                return False
+        return match
 
     def match(item):
-        got = item if parts is None else get_parts(item, parts)
+        got = item if get is None else get(item)
         try:
             return compare(got, value)
         except TypeError:

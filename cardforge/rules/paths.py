@@ -38,7 +38,7 @@ def get_path(item: Any, path: str | None) -> Any:
 def get_parts(value: Any, parts: tuple[str, ...]) -> Any:
     """get_path with the path already split."""
     for part in parts:
-        if type(value) is dict:
+        if isinstance(value, dict):  # (no value is both a dict and a list)
             value = value.get(part)
         elif isinstance(value, list):
             out = []
@@ -49,8 +49,6 @@ def get_parts(value: Any, parts: tuple[str, ...]) -> Any:
                 elif got is not None:
                     out.append(got)
             value = out
-        elif isinstance(value, dict):
-            value = value.get(part)
         else:
             return None
     return value

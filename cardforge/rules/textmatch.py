@@ -68,10 +68,22 @@ def h_has_word(text, word, case=True, plural=False):
     text = _text(text)
     if not word:
         return False
+    plural = bool(plural)
+    word = str(word)
+    case = bool(case)
+    pattern = _word_pattern(word, plural, case)
+    if case and word not in text:  # the pattern is the word itself between boundaries: no search needed
+        return False
+    return _run(pattern.search, pattern, text) is not None
+
+
+@lru_cache(maxsize=1024)
+def _word_pattern(word: str, plural: bool, case: bool):
+    """The whole-word pattern of has_word (and of the comparison 'word in'): a rule tests the same
+    few words against every card."""
     tail = r"(?:'?s)?" if plural else ""
     regex = _regex()
-    pattern = _compile(r"(?<![\w-])" + regex.escape(str(word)) + tail + r"(?![\w-])", 0 if case else regex.IGNORECASE)
-    return _run(pattern.search, pattern, text) is not None
+    return _compile(r"(?<![\w-])" + regex.escape(word) + tail + r"(?![\w-])", 0 if case else regex.IGNORECASE)
 
 
 def h_words(text):
