@@ -282,24 +282,27 @@ def fit(rich: RichText, width: float, height: float, size: float, min_size: floa
     if candidates[-1] > min_size + 1e-9:
         candidates.append(min_size)
 
-    def attempt(s: float):
-        paragraphs, too_wide = _break(rich, s, width)
-        if too_wide is not None:
-            return None
-        h = _height(paragraphs, s, leading)
-        return Fitted(s, s * leading, paragraphs, h) if h <= height + 0.01 else None
+    tried: dict[int, Fitted | None] = {}
+
+    def attempt(i: int):
+        if i not in tried:  # each size is broken into lines once
+            s = candidates[i]
+            paragraphs, too_wide = _break(rich, s, width)
+            h = _height(paragraphs, s, leading) if too_wide is None else 0.0
+            tried[i] = Fitted(s, s * leading, paragraphs, h) if too_wide is None and h <= height + 0.01 else None
+        return tried[i]
 
     # Fitting gets easier as the size drops, so bisect for the first size that fits.
     lo, hi = 0, len(candidates) - 1
-    if attempt(candidates[hi]) is None:
+    if attempt(hi) is None:
         return Overflow(min_size, _overflow_message(rich, width, height, min_size, leading))
     while lo < hi:
         mid = (lo + hi) // 2
-        if attempt(candidates[mid]) is not None:
+        if attempt(mid) is not None:
             hi = mid
         else:
             lo = mid + 1
-    return attempt(candidates[lo])
+    return attempt(lo)
 
 
 def _overflow_message(rich: RichText, width: float, height: float, size: float, leading: float) -> str:
@@ -350,6 +353,13 @@ def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: fl
         for line in paragraph:
             line_width = line.width1 * size
             cursor = x + (width - line_width if align == "right" else (width - line_width) / 2 if align == "center" else 0)
+            font = _one_font(line.words)
+            if font is not None:  # words of one font, spaced: one run, as the loop below would draw it
+                joined = " ".join([word.frags[0].value for word in line.words])
+                flush([joined], font, cursor, baseline)
+                printed.append(joined.rstrip(" "))
+                baseline -= fitted.leading
+                continue
             run: list[str] = []
             run_font, run_x = None, cursor
             words_plain = []
@@ -383,6 +393,18 @@ def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: fl
         # The icon's em box sits like a capital letter with a small descent, so it reads inline.
         icon_painter.draw(name, ix, base - 0.16 * size, size * ICON_WIDTH, size, icon_color)
     return printed
+
+
+def _one_font(words: list[Word]) -> str | None:
+    """The font of a line whose words are each one text fragment in that font, with spaces
+    between them (no icon, no font change, no joined words); else None."""
+    if not words:
+        return None
+    font = words[0].frags[0].font if words[0].frags else None
+    for word in words:
+        if word.joined or len(word.frags) != 1 or word.frags[0].kind != "text" or word.frags[0].font != font:
+            return None
+    return font or None
 
 
 def unescape_recorded(text: str) -> str:
