@@ -73,7 +73,7 @@ def _apply(m, x, y):
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
-@dataclass
+@dataclass(slots=True)  # thousands per PDF
 class Run:
     text: str
     x0: float  # where the run starts (its baseline origin)
@@ -103,7 +103,7 @@ class Run:
                 for d in (top, bottom)]
 
 
-@dataclass
+@dataclass(slots=True)
 class Block:
     runs: list[Run]
     clip: tuple | None = None  # the clipping box it was drawn in (a piece's bleed box), None = the page
@@ -143,7 +143,7 @@ _PAINT_OPS = {b"n", b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"}
 _STROKE_OPS = {b"S", b"s", b"B", b"B*", b"b", b"b*"}
 
 
-@dataclass
+@dataclass(slots=True)
 class Placed:
     """A form XObject drawn on the page (an icon) and its bounding box."""
     name: str
