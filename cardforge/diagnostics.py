@@ -169,9 +169,9 @@ def refine(pos: Position, needle: str | None, nth: int = 0) -> Position:
     return pos
 
 
-def clipped(text: str, limit: int = 60) -> str:
+def clipped(text: str, limit: int = 200) -> str:
     """Content quoted in a message, cut to `limit` characters: a 100,000-character value would
-    bury the diagnostic it is quoted in."""
+    bury the diagnostic it is quoted in (a long path, as a user writes it, is quoted whole)."""
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
