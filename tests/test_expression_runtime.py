@@ -151,3 +151,15 @@ def test_a_let_that_reads_no_card_is_evaluated_once_and_fails_as_before(tmp_path
     assert runs["pluck(cards, 'title') | map('lower') | list"] == 1  # once for the three cards
     assert runs["card.title | lower"] == 3
     assert runs["1 // (count(cards) - 3)"] == 3  # a failure is not kept: each card fails, reported once
+
+
+def test_where_over_plain_mappings_matches_as_the_general_way():
+    from cardforge.rules.expressions import HELPERS
+    items = [{"a": 1}, {"a": [1]}, {}, {"b": 2}, {"a": 1.0}, _card(a=True)]
+    run = lambda source: Expr(source)(dict(HELPERS, xs=items))  # noqa: E731
+    assert run("where(xs, 'a', 1)") == [{"a": 1}, {"a": 1.0}, {"a": True}]
+    assert run("where(xs, 'a', none)") == [{}, {"b": 2}]
+    assert run("where(xs, '', 1)") == []
+    assert run("count(xs, 'a', [1])") == 1
+    assert run("where(xs, 'a', 1, '!=')") == [{"a": [1]}, {}, {"b": 2}]
+    assert run("count(xs, 'a')") == 4  # truthy: 1, [1], 1.0, True

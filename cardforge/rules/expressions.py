@@ -143,6 +143,14 @@ def h_where(items, key=None, value=ANY, op="=="):
     items = _items(items)
     if not items:
         return []
+    if value is not ANY and type(op) is str and op == "==" and type(key) is str and key and "." not in key \
+            and all(isinstance(item, dict) for item in items):
+        # where(cards, 'name', x) over plain mappings, without a call per item; a comparison that
+        # raises TypeError (counted as no match) sends it the general way
+        try:
+            return [item for item in items if item.get(key) == value]
+        except TypeError:
+            pass
     match = _matcher(key, value, op)
     return [item for item in items if match(item)]
 
