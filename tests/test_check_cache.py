@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FRONT_LAYOUT, GAME_YAML, REPO, make_game
+from conftest import FRONT_LAYOUT, GAME_YAML, REPO, cardforge, make_game
 
 from cardforge import diskcache
 from cardforge.cli import main
@@ -226,3 +226,17 @@ def test_a_picture_is_keyed_by_its_file_and_a_templated_one_is_not_cached(tmp_pa
     check(cache, capsys, game)
     assert check(cache, capsys, game)[1] == 2
 
+
+
+def test_an_icon_drawn_after_the_fonts_came_from_the_cache_has_its_font(tmp_path):
+    """A fresh process whose fonts' glyph sets all come from the disk cache registers no font, and
+    an icon measured then (its face changed) needs the drawing renderer's default font: it is
+    registered when the renderer is first loaded, not left to the check of the page text."""
+    layout = "frames:\n  logo: {type: icon, x: 40mm, y: 70mm, width: 8mm, height: 8mm, icon: logo}\n"  # no text first
+    game = make_game(tmp_path, layout_yaml=layout, files={"icons/logo.svg": GOOD_SVG})
+    env = {"CARDFORGE_CACHE": str(tmp_path / "cache")}
+    assert cardforge("check", game, cwd=tmp_path, env=env).returncode == 0
+    time.sleep(diskcache.SETTLED_S)
+    (game / "icons" / "logo.svg").write_text(GOOD_SVG.replace("width='5'", "width='6'"), "utf-8")
+    result = cardforge("check", game, cwd=tmp_path, env=env)
+    assert (result.returncode, result.stderr.strip()) == (0, "ok: no problems found")

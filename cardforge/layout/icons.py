@@ -40,9 +40,12 @@ def _svg_tools():
 
 def embedded_drawing_font() -> None:
     """reportlab's drawing renderer selects a default font (Helvetica, never embedded) even for
-    drawings without text; point it at our embedded sans so no unembedded font reaches the PDF."""
+    drawings without text; point it at our embedded sans so no unembedded font reaches the PDF.
+    It must be registered by then: a check whose fonts' glyphs come from the disk cache registers
+    no font until something is drawn."""
     from reportlab.graphics.renderbase import STATE_DEFAULTS
-    STATE_DEFAULTS["fontName"] = "sans-regular"
+    from .fonts import builtin_fonts
+    STATE_DEFAULTS["fontName"] = builtin_fonts().family("sans").face("regular")
 
 _PIPS = {
     1: [(50, 50)], 2: [(28, 28), (72, 72)], 3: [(26, 26), (50, 50), (74, 74)],
