@@ -76,9 +76,12 @@ def file_stamp(path) -> tuple | None:
     large file written in the last SETTLED_S seconds: another write in the same tick of the file
     system's clock would leave its times as they are, so it cannot be keyed yet (as git's "racy
     clean" files)."""
+    import stat
     import time
     try:
         st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):  # a named pipe would block the read for ever: its kind is its stamp
+            return (str(path), "not a regular file", stat.S_IFMT(st.st_mode))
         if st.st_size <= 256 * 1024:
             with open(path, "rb") as f:
                 return (str(path), hashlib.sha256(f.read()).hexdigest())
