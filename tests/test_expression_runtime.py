@@ -163,3 +163,25 @@ def test_where_over_plain_mappings_matches_as_the_general_way():
     assert run("count(xs, 'a', [1])") == 1
     assert run("where(xs, 'a', 1, '!=')") == [{"a": [1]}, {}, {"b": 2}]
     assert run("count(xs, 'a')") == 4  # truthy: 1, [1], 1.0, True
+
+
+# -- a template's Context, made without Jinja2's copies (layout/templates.py generate) ----------------
+
+def test_a_template_sees_its_context_and_the_globals_and_leaves_the_context_as_it_was():
+    from cardforge.layout.templates import Template
+    context = {"card": Fields({"name": "Ace", "cost": 3}), "side": "front"}
+    template = Template("{% set total = card.cost * 2 %}{{ card.name }}: {{ total }}"
+                        "{% for i in range(2) %}.{% endfor %}")
+    assert template.render(context) == "Ace: 6.."
+    assert context == {"card": {"name": "Ace", "cost": 3}, "side": "front"}  # `set` wrote to the template's own frame
+    assert "range" not in context and "total" not in context
+    assert Template("{{ card.name }}").render({"card": Fields({"name": "Two"})}) == "Two"  # no state left over
+
+
+def test_a_template_with_blocks_and_one_refused_by_the_sandbox_behave_as_before():
+    from cardforge.layout.templates import Template, TemplateFailure
+    assert Template("{% block title %}{{ card.name }}{% endblock %}!").render({"card": {"name": "Ace"}}) == "Ace!"
+    with pytest.raises(TemplateFailure, match="not allowed"):
+        Template("{{ card.__class__ }}").render({"card": {"name": "Ace"}})
+    with pytest.raises(TemplateFailure, match="'titel' is undefined"):
+        Template("{{ titel }}").render({"card": {"name": "Ace"}})

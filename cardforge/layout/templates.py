@@ -387,7 +387,7 @@ class Template:
         if self._over_limit is not None:
             raise self._over_limit
         try:
-            return _run("template", lambda: _joined(self._compiled.generate(context)))
+            return _run("template", lambda: _joined(generate(self._compiled, context)))
         except TemplateFailure as exc:
             if exc.code == "E-LIMIT":
                 self._over_limit = exc
@@ -410,37 +410,47 @@ class Expression:
 
 def run_expression(compiled: TemplateExpression, context: dict[str, Any]) -> Any:
     """`compiled(**context)` without copying the context three times: the rules run thousands of
-    expressions per check, each with a context of some forty names.  The context is the
-    expression's read-only parent scope (Jinja2's `shared`), merged with the environment's globals
-    when it has any, as Jinja2 does."""
+    expressions per check, each with a context of some forty names."""
     template = compiled._template
-    if template.globals or template.blocks:
-        frame = template.new_context({**template.globals, **context} if template.globals else context, shared=True)
-    else:
-        frame = _ExpressionContext(template, context)
+    frame = _context(template, context)
     for _ in template.root_render_func(frame):
         pass
     return frame.vars["result"]
 
 
-class _ExpressionContext(Context):
-    """The Context that `template.new_context(context, shared=True)` builds for a template without
-    globals or blocks (every rules expression), built for less: its EvalContext is made once per
-    template (an expression never changes it: only an `{% autoescape %}` block would), and the
-    empty globals and blocks are not copied.  Creating Jinja2's Context was ~40% of evaluating a
-    rules expression; the generated code, and so the sandbox, are Jinja2's own."""
+def generate(template, context: dict[str, Any]):
+    """`template.generate(context)` without copying the context twice: a build renders tens of
+    thousands of small templates (`{{ card.name }}`), and making their Context was half of each."""
+    return template.root_render_func(_context(template, context))
+
+
+def _context(template, parent: dict[str, Any]) -> Context:
+    """The Context Jinja2's `template.new_context(parent, shared=True)` makes: the context is the
+    read-only parent scope (a template's `{% set %}` writes to the Context's own `vars`), merged
+    with the environment's globals when there are any, as Jinja2 does.  A template with blocks
+    gets Jinja2's own; the generated code, and so the sandbox, are Jinja2's in both cases."""
+    try:
+        names = template._cardforge_globals
+    except AttributeError:  # Jinja2's globals are a ChainMap (the template's over the environment's): slow to merge
+        names = template._cardforge_globals = dict(template.globals)
+    if template.blocks:
+        return template.new_context({**names, **parent}, shared=True)
+    return _FastContext(template, {**names, **parent} if names else parent)
+
+
+class _FastContext(Context):
+    """Jinja2's Context for a template without blocks, made for less: the parent is not copied
+    again, and the (empty) blocks are not copied.  Creating Jinja2's Context was ~40% of
+    evaluating a rules expression."""
 
     def __init__(self, template, parent: dict[str, Any]):  # noqa: D107 - no super().__init__: that is the cost
         self.parent = parent
         self.vars = {}
         self.environment = template.environment
-        try:
-            self.eval_ctx = template._cardforge_eval_ctx
-        except AttributeError:
-            self.eval_ctx = template._cardforge_eval_ctx = EvalContext(template.environment, template.name)
+        self.eval_ctx = EvalContext(template.environment, template.name)  # an {% autoescape %} block changes it
         self.exported_vars = set()
         self.name = template.name
-        self.globals_keys = set()
+        self.globals_keys = template._cardforge_globals.keys()
         self.blocks = {}
 
 
@@ -502,7 +512,7 @@ def _run(what: str, call) -> Any:
 
 def render_bounded(template, context: dict[str, Any], what: str = "template") -> str:
     """A compiled Jinja2 template's output, within the time and output limits (TemplateFailure)."""
-    return _run(what, lambda: _joined(template.generate(context)))
+    return _run(what, lambda: _joined(generate(template, context)))
 
 
 def truthy(text: str) -> bool:

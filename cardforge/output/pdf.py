@@ -9,6 +9,7 @@ from typing import Callable
 from ..diagnostics import ContentError, Report
 from ..frontend.translations import translator
 from ..layout.layouts import Layout
+from ..limits import expression_batch
 from ..prepare import Prepared
 from ..render.face import CardRenderer
 from ..render.facecache import face_memo
@@ -53,6 +54,16 @@ class Writer:
         for page in pages:
             in_section[page.section] = in_section.get(page.section, 0) + 1
         seen: dict[str, int] = {}
+        with expression_batch():  # the time limit's timer armed once, not twice per template
+            self._draw_pages(pages, in_section, seen)
+        if not self.report.has_errors() and self.manifest is not None:
+            self.canvas.save()
+            # The saved document (every page's drawing, the font subsets) and the renderer's caches
+            # are freed before the PDF is read back: a 10,000-card build peaks lower.
+            self.canvas = self.renderer = None
+        return self.manifest
+
+    def _draw_pages(self, pages: list[Page], in_section: dict[str, int], seen: dict[str, int]) -> None:
         for number, page in enumerate(pages, start=1):
             if number > 1:
                 self.canvas.showPage()
@@ -70,12 +81,6 @@ class Writer:
             # cut from it (the same drawn page) say the same thing.
             entry["scale_bar"] = _furniture(self, page, (seen[page.section], in_section[page.section])) \
                 if page.furniture else None
-        if not self.report.has_errors() and self.manifest is not None:
-            self.canvas.save()
-            # The saved document (every page's drawing, the font subsets) and the renderer's caches
-            # are freed before the PDF is read back: a 10,000-card build peaks lower.
-            self.canvas = self.renderer = None
-        return self.manifest
 
     def face(self, section: str, layout: Layout, piece, side: str, copy: int, x: float, y: float, bleed: float,
              page: int, shape: str = "rect", annotate=None, **extra) -> None:
