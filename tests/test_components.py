@@ -366,3 +366,29 @@ def test_token_sheet_that_cannot_fit_its_pieces_is_reported(tmp_path):
     assert headlines(run.stderr)[0] == (
         "content/broken/game.yaml:16:5: error[E-IMPOSE]: pieces of 'discs' (300 x 300 mm) do not fit on A4 paper")
     assert not (tmp_path / "out" / "broken").exists() or not list((tmp_path / "out" / "broken").glob("*.pdf"))
+
+
+def test_the_kit_is_read_back_once_for_its_check_and_every_component_cut_from_it(tmp_path, monkeypatch):
+    """Opening a PDF with pypdf reads every page object of it; the kit is opened once, verified,
+    and every component copied from and compared with that one reading (output/pdfcopy.py)."""
+    import pypdf
+    from cardforge.output import pdfcopy
+    from cardforge.output.build import build_game
+    opened: list[str] = []
+
+    class CountingReader(PdfReader):
+        def __init__(self, stream, *args, **kwargs):
+            opened.append(Path(str(stream)).name)
+            super().__init__(stream, *args, **kwargs)
+
+    monkeypatch.setattr(pypdf, "PdfReader", CountingReader)  # the verifier's
+    monkeypatch.setattr(pdfcopy, "PdfReader", CountingReader)  # the cutter's
+    game = make_game(tmp_path, name="parts", game_yaml=COMPONENT_GAME, layouts=LAYOUTS,
+                     files={"tokens/discs.yaml": DISCS, "tokens/chits.yaml": CHITS})
+    result = build_game(game, tmp_path / "out", papers=("a4",))
+    assert not result.report.has_errors(), result.report.format_text()
+    components = sorted(p.name for p in result.outputs if p.suffix == ".pdf" and "-kit-" not in p.name)
+    assert components == ["parts-boards-a4.pdf", "parts-cards-a4.pdf", "parts-guide-a4.pdf",
+                          "parts-references-a4.pdf", "parts-tokens-a4.pdf"]
+    assert sorted(name for name in opened if "kit" in name) == ["parts-kit-a4.pdf.tmp"]  # once, not 1 + 2 per component
+    assert len([name for name in opened if "kit" not in name]) == len(components)  # each copy read back once

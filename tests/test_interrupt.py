@@ -113,10 +113,12 @@ def test_ctrl_c_stops_a_parallel_build_at_once_and_keeps_the_old_output(tmp_path
 
 
 def test_ctrl_c_stops_serve_and_its_pdf_builder_and_keeps_the_old_pdfs(tmp_path):
-    game = tmp_path / "bomber-boys"
-    shutil.copytree(REPO / "content" / "bomber-boys", game)
+    # War Eagles: its PDFs take a second or two to build, so the builder is still busy when the
+    # interrupt comes (Bomber Boys' took under half a second once builds got faster).
+    game = tmp_path / "war-eagles"
+    shutil.copytree(REPO / "content" / "war-eagles", game)
     out = tmp_path / "out"
-    _old_output(out / "bomber-boys", ["bomber-boys-kit-a4.pdf", "bomber-boys-cards-a4.pdf"])
+    _old_output(out / "war-eagles", ["war-eagles-kit-a4.pdf", "war-eagles-cards-a4.pdf"])
     before = _tree(out)
     port = free_port()
     process = _start(["serve", str(game), "--layouts", str(REPO / "layouts"), "--out", str(out), "--port", str(port)],
@@ -138,7 +140,7 @@ def test_ctrl_c_stops_serve_and_its_pdf_builder_and_keeps_the_old_pdfs(tmp_path)
     assert lines[-1] == "interrupted" and "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
     assert seconds < 1.0
     assert _without_locks(_tree(out)) == _without_locks(before)
-    assert sorted(p.name for p in out.iterdir() if not p.name.endswith(".cardforge.lock")) == ["bomber-boys"]
+    assert sorted(p.name for p in out.iterdir() if not p.name.endswith(".cardforge.lock")) == ["war-eagles"]
 
 
 

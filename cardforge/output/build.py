@@ -25,7 +25,7 @@ from ..verify import Verifier
 from .pages import MODES, PAPERS, Page, PrintOptions, count_faces, cover_page, plan_sections
 from .pdf import Progress, Writer, lay_out_despite
 from .lock import OutputLock
-from .pdfcopy import copy_pages, same_pages
+from .pdfcopy import copy_pages, open_kit, same_pages
 from .replace import Replacement
 from .guide import guide_pages
 from .sheets import duplex_pages, lower_bound
@@ -172,7 +172,8 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
                     return []
                 # Read the PDF back before it may replace anything: its text, icons and fonts
                 # must be what the data produced (see cardforge/verify/).
-                verifier.verify(tmp, manifest, shown_as=target)
+                kit = open_kit(tmp) if name == "kit" else None  # read once: verified, then cut into components
+                verifier.verify(tmp, manifest, shown_as=target, opened=kit)
                 if more:
                     gc.collect()  # the PDF reader's objects form cycles; free them before the next PDF
                 staged.append((tmp, target))
@@ -182,11 +183,12 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
                 if name == "kit":
                     parts = _ranges(pages)
                     for number, (section, part) in enumerate(parts, start=1):
-                        staged += _cut(tmp, part, final(section), title(section), manifest, report, stage_dir)
+                        staged += _cut(kit, part, final(section), title(section), manifest, report, stage_dir)
                         if number < len(parts):
                             gc.collect()
                         if report.has_errors():
                             return []
+                    del kit
             finally:
                 manifest.close()
             if isinstance(progress, _Counter):
@@ -217,12 +219,12 @@ def _stage_manifest(manifest, pdf: Path, stage_dir: Path, pages: range | None = 
     return [(tmp, final)]
 
 
-def _cut(kit_tmp: Path, pages: range, target: Path, title: str, manifest, report: Report,
+def _cut(kit, pages: range, target: Path, title: str, manifest, report: Report,
          stage_dir: Path) -> list[tuple[Path, Path]]:
-    """A component PDF: pages `pages` (0-based) of the kit, copied, with the component's own title."""
+    """A component PDF: pages `pages` (0-based) of the kit (open_kit), copied, with the component's own title."""
     tmp = stage_dir / (target.name + ".tmp")
-    copy_pages(kit_tmp, pages, tmp, title)
-    if not same_pages(kit_tmp, pages, tmp):
+    copy_pages(kit, pages, tmp, title)
+    if not same_pages(kit, pages, tmp):
         report.error("E-OUTPUT", f"{target.name}: its pages differ from the kit's pages they were copied from",
                      None, help="this is a bug in cardforge; please report it")
         tmp.unlink(missing_ok=True)

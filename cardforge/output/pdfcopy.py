@@ -6,6 +6,11 @@ draws) therefore keeps only the resources its own content stream names: pypdf th
 those objects, and a component file holds the fonts and forms its pages use, complete on its own.  `same_pages` then proves
 the copy: every copied page has the same size and the same content stream bytes as the kit page.
 The writer adds no date and no random file id, so the same kit gives the same bytes.
+
+The kit is opened once (`open_kit`) for all its components: opening it reads every page object
+of the kit (pypdf flattens the page tree), and a kit has up to ten components, each copied and
+then compared.  Pruning a page's or a form's resources to what its own content names gives the
+same result however often it is done, so components that share forms share them pruned.
 """
 from __future__ import annotations
 
@@ -13,14 +18,23 @@ import re
 from pathlib import Path
 
 from pypdf import PdfReader, PdfWriter
+from pypdf.errors import PdfReadError
 from pypdf.filters import decode_stream_data
 from pypdf.generic import ArrayObject, DictionaryObject, NameObject, TextStringObject
 
 NAME = re.compile(rb"/([^\s/\[\]()<>{}%]+)")  # a PDF name token in a content stream
 
 
-def copy_pages(source: Path, pages: range, target: Path, title: str) -> None:
-    reader = PdfReader(str(source))
+def open_kit(source: Path) -> PdfReader | None:
+    """The kit, read once for the verifier and every component cut from it (copy_pages,
+    same_pages); None when it cannot be read, which the verifier, reading it itself, reports."""
+    try:
+        return PdfReader(str(source))
+    except (OSError, PdfReadError, ValueError):
+        return None
+
+
+def copy_pages(reader: PdfReader, pages: range, target: Path, title: str) -> None:
     writer = PdfWriter()
     pruned: set[int] = set()
     for index in pages:
@@ -71,10 +85,10 @@ def _keep_used(holder, used: set[str], pruned: set[int]) -> None:
     holder[NameObject("/Resources")] = kept
 
 
-def same_pages(source: Path, pages: range, copy: Path) -> bool:
-    """Whether `copy` holds exactly pages `pages` of `source`: sizes and drawing operators alike.
+def same_pages(original: PdfReader, pages: range, copy: Path) -> bool:
+    """Whether `copy` holds exactly pages `pages` of the kit: sizes and drawing operators alike.
     The content streams are compared as stored (compressed), so nothing is decoded."""
-    original, copied = PdfReader(str(source)), PdfReader(str(copy))
+    copied = PdfReader(str(copy))
     if len(copied.pages) != len(pages):
         return False
     for index, number in zip(pages, range(len(pages))):

@@ -172,7 +172,8 @@ class Verifier:
 
     # -- one PDF ------------------------------------------------------------------------------
 
-    def verify(self, pdf: Path, manifest: dict | None = None, shown_as: Path | None = None) -> None:
+    def verify(self, pdf: Path, manifest: dict | None = None, shown_as: Path | None = None, opened=None) -> None:
+        """Read `pdf` back (or `opened`, its pypdf reader, when the caller reads it again) against its manifest."""
         pdf = Path(pdf)
         name = self._pdf = display_path(shown_as or pdf, None)
         if manifest is None:
@@ -195,7 +196,7 @@ class Verifier:
                        help="pip install pypdf")
             return
         try:
-            pages = list(PdfReader(str(pdf)).pages)
+            pages = list((opened or PdfReader(str(pdf))).pages)
         except (OSError, PdfReadError, ValueError) as exc:
             self.error("E-PRINTED-PDF", f"{name}: cannot read the PDF: {exc}")
             return
