@@ -156,3 +156,36 @@ def test_template_piece_without_a_size_key(tmp_path):
     game = GAME_YAML + "templates:\n  - {id: mines, shape: grid, cols: 3, cell: 20mm}\n"
     assert errors_of(tmp_path, game_yaml=game) == [
         "content/tiny/game.yaml:16:5: error[E-TEMPLATE-PIECE]: template 'mines': a grid needs 'rows'"]
+
+
+SERIES_CARDS = """\
+cards:
+  - id: marker
+    title: Marker
+    text: Fire.
+    series: {from: %s, to: %s}
+    variants: [{side: red}, {side: blue}]
+"""
+
+
+def test_a_series_number_too_large_is_a_schema_error_at_the_number(tmp_path):
+    # fuzz seed 11805: `from: 1e308` passed the schema's integer (a whole float) and failed in Card.copy_context
+    assert only_error(tmp_path, cards_yaml=SERIES_CARDS % ("1.0e+308", "16")) == (
+        "content/tiny/cards/cards.yaml:5:20: error[E-SCHEMA]: 1e+308 is greater than the maximum of 1000000")
+
+
+def test_a_series_that_runs_backwards_is_an_error_at_the_series(tmp_path):
+    # the same failure for whole numbers: no piece from 5 to 4, and a division by a count of zero
+    assert only_error(tmp_path, cards_yaml=SERIES_CARDS % ("5", "4")) == (
+        "content/tiny/cards/cards.yaml:5:13: error[E-SCHEMA]: the series runs from 5 down to 4: "
+        "'to' must be at least 'from'")
+
+
+def test_a_series_of_whole_floats_numbers_its_pieces_as_whole_numbers(tmp_path):
+    numbered = FRONT_LAYOUT.replace('text: "{{ card.title }}"', 'text: "{{ card.title }} {{ number }} {{ variant.side }}"')
+    make_game(tmp_path, cards_yaml=SERIES_CARDS % ("1.0", "2.0"), layout_yaml=numbered)
+    result = cardforge("build", "content/tiny", "--out", "out", "--paper", "a4", cwd=tmp_path, timeout=120)
+    assert result.returncode == 0, result.stderr
+    manifest = (tmp_path / "out" / "tiny" / "tiny-cards-a4.manifest.json").read_text("utf-8")
+    for title in ("Marker 1 red", "Marker 2 red", "Marker 1 blue", "Marker 2 blue"):
+        assert f'"{title}"' in manifest, title

@@ -505,6 +505,8 @@ def _read_cards(game: Game, deck: Deck, card_doc: Document, found: list, mapping
             invalid = validate_card(card_data, schema, target, card_pointer, report, schema_json)
             all_valid = all_valid and not invalid
             bad |= invalid
+        if "series" not in bad and _backward_series(card_data.get("series"), target, card_pointer, report):
+            bad.add("series")
         if bad:
             game.complete = False
         if "id" in bad or "" in bad and not _valid_id(card_data.get("id")):
@@ -574,11 +576,25 @@ def _resolve_views(game: Game, report: Report) -> None:
                                    source=record))
 
 
+def _backward_series(series: Any, doc: Document, card_pointer: str, report: Report) -> bool:
+    """Whether a card's `series` (valid by its schema) runs backwards, which is reported: it
+    numbers no piece, and a count of none or fewer cannot number copies."""
+    if not isinstance(series, dict) or not isinstance(series.get("from"), (int, float)) \
+            or not isinstance(series.get("to"), (int, float)) or series["to"] >= series["from"]:
+        return False
+    report.error("E-SCHEMA", f"the series runs from {series['from']:g} down to {series['to']:g}: 'to' must be at "
+                 "least 'from'", doc.pos(pointer_join(card_pointer, "series")),
+                 help="swap the two numbers, or give the last number as 'to'")
+    return True
+
+
 def _make_card(deck: Deck, card_data: dict, doc: Document, pointer: str) -> Card:
     fields = Fields({k: v for k, v in card_data.items() if k not in ("front", "back", "quantity")})
     fields.declared = frozenset(deck.declared or deck.fields)
     quantity = card_data.get("quantity", 1)
     series, variants = card_data.get("series"), card_data.get("variants")
+    if series:  # whole numbers, as its schema has them: `from: 1.0` numbers pieces 1, 2, ...
+        series = fields["series"] = {**series, "from": int(series["from"]), "to": int(series["to"])}
     if series or variants:  # one piece per number and variant, `quantity` times over
         numbers = series["to"] - series["from"] + 1 if series else 1
         quantity *= max(0, numbers) * len(variants or [None])
