@@ -38,7 +38,8 @@ def test_json_integer_size(tmp_path):
 
 
 def test_card_copies(tmp_path):
-    cards = CARDS_YAML + "  - id: gamma\n    title: Gamma\n    series: {from: 1, to: 1000000000}\n"
+    # the largest series its schema allows (numbers up to 1,000,000): a million pieces
+    cards = CARDS_YAML + "  - id: gamma\n    title: Gamma\n    series: {from: 1, to: 1000000}\n"
     found = errors(tmp_path, cards_yaml=cards)
     assert found == ["content/tiny/cards/cards.yaml:13:13: error[E-LIMIT]: the game has more than the limit of 50000 "
                      "printed pieces (card copies, series numbers and variants) at card 'gamma'"]
