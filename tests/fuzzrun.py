@@ -95,6 +95,10 @@ def snapshot(root: Path, skip: Path | None = None) -> dict[str, str]:
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 PATH_EVENTS = {"os.remove": 0, "os.rmdir": 0, "os.mkdir": 0, "os.truncate": 0, "os.chmod": 0, "os.utime": 0,
                "os.symlink": 1, "os.link": 1, "shutil.rmtree": 0, "shutil.copyfile": 1, "os.chown": 0}
+# Where an event's path may be relative to a directory descriptor (shutil.rmtree removes a tree's
+# files by name within the open folder), the argument that holds it: (path index, dir_fd index).
+DIR_FD_ARGS = {"os.remove": 1, "os.rmdir": 1, "os.mkdir": 2, "os.chmod": 2, "os.utime": 3, "os.chown": 3,
+               "os.symlink": 2, "os.link": 3, "shutil.rmtree": 1}
 
 
 class WriteWatch:
@@ -105,11 +109,17 @@ class WriteWatch:
         self.escapes: list[str] = []
         self.active = False
 
-    def _check(self, event: str, path) -> None:
+    def _check(self, event: str, path, dir_fd=None) -> None:
         if isinstance(path, int) or path is None:
             return
         path = os.fsdecode(path)
-        real = os.path.realpath(os.path.join(os.getcwd(), path))
+        base = os.getcwd()
+        if isinstance(dir_fd, int) and dir_fd >= 0:  # a name within an open folder, not the working one
+            try:
+                base = os.readlink(f"/proc/self/fd/{dir_fd}")
+            except OSError:
+                pass
+        real = os.path.realpath(os.path.join(base, path))
         if not any(real == a.rstrip(os.sep) or real.startswith(a) for a in self.allowed):
             self.escapes.append(f"{event} {path}")
 
@@ -123,10 +133,11 @@ class WriteWatch:
                 if any(c in str(mode) for c in "wax+") or flags & WRITE_FLAGS:
                     self._check(event, path)
             elif event == "os.rename":
-                self._check(event, args[0])
-                self._check(event, args[1])
+                self._check(event, args[0], args[2] if len(args) > 2 else None)
+                self._check(event, args[1], args[3] if len(args) > 3 else None)
             elif event in PATH_EVENTS:
-                self._check(event, args[PATH_EVENTS[event]])
+                at = DIR_FD_ARGS.get(event)
+                self._check(event, args[PATH_EVENTS[event]], args[at] if at is not None and len(args) > at else None)
         finally:
             self.active = True
 

@@ -157,3 +157,26 @@ def test_execute_sees_a_write_outside_and_a_changed_source(tmp_path, monkeypatch
             return execute(box.root, box.game, box.layouts, box.out, build=False)
         outcome = run_one(task)
         assert outcome.cls == "ESCAPE" and expected in outcome.detail, outcome
+
+
+def test_the_write_watch_places_a_name_removed_within_an_open_folder_in_that_folder(tmp_path):
+    """shutil.rmtree removes a folder's files by name relative to the open folder (dir_fd): a
+    staging folder's leftovers removed so are inside the output folder, not in the working folder
+    (bench/fuzz.py seed 13752 was reported as an ESCAPE for that)."""
+    from fuzzrun import WriteWatch
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    (out / ".stage").mkdir(parents=True)
+    elsewhere.mkdir()
+    watch = WriteWatch([out])
+    watch.active = True
+    inside, outside = os.open(out / ".stage", os.O_RDONLY), os.open(elsewhere, os.O_RDONLY)
+    try:
+        watch("os.remove", (".manifest-cards-x.tmp", inside))
+        watch("os.rmdir", ("sub", inside))
+        assert watch.escapes == []
+        watch("os.remove", (".manifest-cards-x.tmp", outside))
+        watch("os.remove", (str(elsewhere / "a.pdf"), -1))
+        assert watch.escapes == ["os.remove .manifest-cards-x.tmp", f"os.remove {elsewhere / 'a.pdf'}"]
+    finally:
+        os.close(inside)
+        os.close(outside)
