@@ -372,7 +372,6 @@ def test_the_kit_is_read_back_once_for_its_check_and_every_component_cut_from_it
     """Opening a PDF with pypdf reads every page object of it; the kit is opened once, verified,
     and every component copied from and compared with that one reading (output/pdfcopy.py)."""
     import pypdf
-    from cardforge.output import pdfcopy
     from cardforge.output.build import build_game
     opened: list[str] = []
 
@@ -381,8 +380,7 @@ def test_the_kit_is_read_back_once_for_its_check_and_every_component_cut_from_it
             opened.append(Path(str(stream)).name)
             super().__init__(stream, *args, **kwargs)
 
-    monkeypatch.setattr(pypdf, "PdfReader", CountingReader)  # the verifier's
-    monkeypatch.setattr(pdfcopy, "PdfReader", CountingReader)  # the cutter's
+    monkeypatch.setattr(pypdf, "PdfReader", CountingReader)  # the cutter's (pdfcopy imports pypdf when it cuts)
     game = make_game(tmp_path, name="parts", game_yaml=COMPONENT_GAME, layouts=LAYOUTS,
                      files={"tokens/discs.yaml": DISCS, "tokens/chits.yaml": CHITS})
     result = build_game(game, tmp_path / "out", papers=("a4",))

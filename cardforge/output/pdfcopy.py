@@ -17,34 +17,39 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.errors import PdfReadError
-from pypdf.filters import decode_stream_data
-from pypdf.generic import ArrayObject, DictionaryObject, NameObject, TextStringObject
+from ..lazy import lazy_module
+
+# Imported when a kit is cut: a build without the kit (and `check`) reads its PDFs with
+# verify/pdfobjects.py and never needs pypdf.
+pypdf = lazy_module("pypdf")
+pypdf_errors = lazy_module("pypdf.errors")
+pypdf_filters = lazy_module("pypdf.filters")
+pypdf_generic = lazy_module("pypdf.generic")
 
 NAME = re.compile(rb"/([^\s/\[\]()<>{}%]+)")  # a PDF name token in a content stream
 
 
-def open_kit(source: Path) -> PdfReader | None:
+def open_kit(source: Path) -> "pypdf.PdfReader | None":
     """The kit, read once for the verifier and every component cut from it (copy_pages,
     same_pages); None when it cannot be read, which the verifier, reading it itself, reports."""
     try:
-        return PdfReader(str(source))
-    except (OSError, PdfReadError, ValueError):
+        return pypdf.PdfReader(str(source))
+    except (OSError, pypdf_errors.PdfReadError, ValueError):
         return None
 
 
-def copy_pages(reader: PdfReader, pages: range, target: Path, title: str) -> None:
-    writer = PdfWriter()
+def copy_pages(reader: "pypdf.PdfReader", pages: range, target: Path, title: str) -> None:
+    writer = pypdf.PdfWriter()
     pruned: set[int] = set()
     for index in pages:
         page = reader.pages[index]
         _keep_used(page, _names(page.get("/Contents")), pruned)
         writer.add_page(page)
     info = reader.metadata or {}
-    writer.add_metadata({NameObject(key): TextStringObject(str(value)) for key, value in info.items()
+    name, text = pypdf_generic.NameObject, pypdf_generic.TextStringObject
+    writer.add_metadata({name(key): text(str(value)) for key, value in info.items()
                          if key in ("/Author", "/Creator", "/Producer")})
-    writer.add_metadata({NameObject("/Title"): TextStringObject(title)})
+    writer.add_metadata({name("/Title"): text(title)})
     with open(target, "wb") as out:
         writer.write(out)
 
@@ -53,8 +58,8 @@ def _names(contents) -> set[str]:
     """Every name a content stream (or array of them) mentions: /F1+0 in `Tf`, /FormXob.icon2 in `Do`.
     Decoded without pypdf's cache of the decoded stream, which would keep (and copy) the old resources."""
     contents = contents.get_object() if contents is not None else None
-    parts = contents if isinstance(contents, ArrayObject) else [contents] if contents is not None else []
-    data = b"".join(decode_stream_data(part.get_object()) for part in parts)
+    parts = contents if isinstance(contents, pypdf_generic.ArrayObject) else [contents] if contents is not None else []
+    data = b"".join(pypdf_filters.decode_stream_data(part.get_object()) for part in parts)
     return {"/" + m.decode("latin-1") for m in NAME.findall(data)}
 
 
@@ -66,15 +71,16 @@ def _keep_used(holder, used: set[str], pruned: set[int]) -> None:
     if resources is None:
         return
     resources = resources.get_object()
-    kept = DictionaryObject()
+    dictionary, name = pypdf_generic.DictionaryObject, pypdf_generic.NameObject
+    kept = dictionary()
     for category, entries in resources.items():
         entries = entries.get_object()
-        if category == "/ProcSet" or not isinstance(entries, DictionaryObject):
-            kept[NameObject(category)] = entries
+        if category == "/ProcSet" or not isinstance(entries, dictionary):
+            kept[name(category)] = entries
             continue
-        subset = DictionaryObject({NameObject(k): v for k, v in entries.items() if k in used})
+        subset = dictionary({name(k): v for k, v in entries.items() if k in used})
         if subset:
-            kept[NameObject(category)] = subset
+            kept[name(category)] = subset
         if category == "/XObject":
             for ref in subset.values():
                 form = ref.get_object()
@@ -82,13 +88,13 @@ def _keep_used(holder, used: set[str], pruned: set[int]) -> None:
                 if form.get("/Subtype") == "/Form" and key not in pruned:
                     pruned.add(key)
                     _keep_used(form, _names(form), pruned)
-    holder[NameObject("/Resources")] = kept
+    holder[name("/Resources")] = kept
 
 
-def same_pages(original: PdfReader, pages: range, copy: Path) -> bool:
+def same_pages(original: "pypdf.PdfReader", pages: range, copy: Path) -> bool:
     """Whether `copy` holds exactly pages `pages` of the kit: sizes and drawing operators alike.
     The content streams are compared as stored (compressed), so nothing is decoded."""
-    copied = PdfReader(str(copy))
+    copied = pypdf.PdfReader(str(copy))
     if len(copied.pages) != len(pages):
         return False
     for index, number in zip(pages, range(len(pages))):
@@ -103,6 +109,6 @@ def same_pages(original: PdfReader, pages: range, copy: Path) -> bool:
 def _stored(page) -> bytes:
     contents = page.get("/Contents")
     contents = contents.get_object() if contents is not None else None
-    if isinstance(contents, ArrayObject):
+    if isinstance(contents, pypdf_generic.ArrayObject):
         return b"".join(part.get_object()._data for part in contents)
     return contents._data if contents is not None else b""

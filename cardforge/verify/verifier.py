@@ -17,6 +17,7 @@ from ..geometry import outline_box
 from ..units import MM
 from ..frontend.model import Game
 from ..rules.positions import piece_pos, refine
+from .pdfobjects import read_pages
 from .pdfread import PageReader, Placed, Run, _embedded
 
 SECTIONS = ("cards", "tokens", "boards", "references", "templates")
@@ -189,15 +190,8 @@ class Verifier:
                        f"not of '{self.game.id}'", help="name the game folder it was built from")
             return
         try:
-            from pypdf import PdfReader
-            from pypdf.errors import PdfReadError
-        except ImportError:  # pragma: no cover - pypdf is a dependency
-            self.error("E-PRINTED-PDF", "pypdf is not installed, so printed PDFs cannot be read",
-                       help="pip install pypdf")
-            return
-        try:
-            pages = list((opened or PdfReader(str(pdf))).pages)
-        except (OSError, PdfReadError, ValueError) as exc:
+            pages = read_pages(pdf, opened)
+        except (OSError, ValueError) as exc:
             self.error("E-PRINTED-PDF", f"{name}: cannot read the PDF: {exc}")
             return
         if len(pages) != len(manifest.get("pages", [])):

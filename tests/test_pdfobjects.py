@@ -1,0 +1,107 @@
+"""The verifier's lean PDF reader (cardforge/verify/pdfobjects.py) against pypdf: the same pages,
+resources and streams from the files a build writes, pypdf for any other kind of file, and a
+clear error for a damaged one."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader, PdfWriter
+
+from cardforge.cli import main
+from cardforge.output.build import build_game
+from cardforge.verify.pdfobjects import LeanReader, Unsupported, read_pages
+
+REPO = Path(__file__).resolve().parent.parent
+BOMBER = REPO / "content" / "bomber-boys"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """A4 PDFs of Bomber Boys: the kit as reportlab writes it, the components as pypdf writes them."""
+    out = tmp_path_factory.mktemp("lean") / "out"
+    result = build_game(BOMBER, out, papers=("a4",))
+    assert not result.report.has_errors(), result.report.format_text()
+    return out
+
+
+def _plain(value, depth: int = 0):
+    """A PDF value as plain Python, references followed (streams as their stored bytes), for comparing readers."""
+    if depth > 12:
+        return "..."
+    if hasattr(value, "idnum") and hasattr(value, "get_object"):
+        value = value.get_object()
+    if isinstance(value, dict):
+        plain = {str(k): _plain(v, depth + 1) for k, v in value.items() if k not in ("/Parent", "/Length")}
+        if hasattr(value, "_data"):
+            plain["stream"] = bytes(value._data)
+        return plain
+    if isinstance(value, list):
+        return [_plain(v, depth + 1) for v in value]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return round(float(value), 4)
+    if isinstance(value, bytes):
+        return value
+    return str(value)
+
+
+@pytest.mark.parametrize("component", ["kit", "cards", "boards", "tokens"])
+def test_the_lean_reader_reads_every_page_as_pypdf_does(built, component):
+    pdf = built / f"bomber-boys-{component}-a4.pdf"
+    lean, reference = LeanReader(pdf).pages, PdfReader(str(pdf)).pages
+    assert len(lean) == len(reference) > 0
+    for ours, theirs in zip(lean, reference):
+        for key in ("/MediaBox", "/Resources", "/Contents", "/Rotate"):
+            assert _plain(ours.get(key)) == _plain(theirs.get(key)), key
+        content = ours["/Contents"].get_object()
+        assert content.get_data() == theirs["/Contents"].get_object().get_data()
+
+
+def test_a_pdf_of_another_kind_is_read_with_pypdf(built, tmp_path):
+    """An encrypted copy (a print shop's tool may save one) is not the simple kind: pypdf reads it."""
+    source = PdfReader(str(built / "bomber-boys-cards-a4.pdf"))
+    writer = PdfWriter(clone_from=source)
+    writer.encrypt(user_password="", owner_password="shop", algorithm="RC4-128")
+    encrypted = tmp_path / "encrypted.pdf"
+    with open(encrypted, "wb") as fh:
+        writer.write(fh)
+    with pytest.raises(Unsupported):
+        LeanReader(encrypted)
+    pages = read_pages(encrypted)
+    assert len(pages) == len(source.pages)
+    assert pages[0]["/Contents"].get_object().get_data() == source.pages[0]["/Contents"].get_object().get_data()
+
+
+def test_a_damaged_pdf_is_one_clear_error(built, tmp_path, capsys, monkeypatch):
+    """A printed PDF cut short (a download stopped half-way) is reported, not a traceback."""
+    (tmp_path / "old").mkdir()
+    shutil.copy(built / "bomber-boys-cards-a4.manifest.json", tmp_path / "old")
+    data = (built / "bomber-boys-cards-a4.pdf").read_bytes()
+    (tmp_path / "old" / "bomber-boys-cards-a4.pdf").write_bytes(data[:len(data) // 2])
+    shutil.copytree(BOMBER, tmp_path / "bomber-boys")
+    monkeypatch.chdir(tmp_path)
+    code = main(["check", "bomber-boys", "--layouts", str(REPO / "layouts"),
+                 "--printed", "old/bomber-boys-cards-a4.pdf"])
+    err = capsys.readouterr().err
+    assert code == 1
+    lines = [line for line in err.splitlines() if "E-PRINTED-PDF" in line]
+    assert lines == ["cardforge: error[E-PRINTED-PDF]: old/bomber-boys-cards-a4.pdf: cannot read the PDF: the file "
+                     "ends without its cross-reference table: it was cut short, or is no PDF"], err
+    assert "Traceback" not in err
+
+
+def test_a_build_without_the_kit_does_not_import_pypdf(tmp_path):
+    """The cards-only build (and the 540-card bench) reads its PDF back with the lean reader: pypdf,
+    a tenth of a second and some twenty megabytes, is imported only to cut a kit into components."""
+    script = ("import sys; from pathlib import Path; from cardforge.output.build import build_game; "
+              f"r = build_game(Path({str(BOMBER)!r}), Path({str(tmp_path / 'out')!r}), papers=('a4',), kit=False); "
+              "assert not r.report.has_errors(), r.report.format_text(); "
+              "print(sorted(p.name for p in r.outputs if p.suffix == '.pdf')); print('pypdf' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=str(REPO), timeout=300)
+    assert done.returncode == 0, done.stderr
+    names, imported = done.stdout.splitlines()
+    assert "bomber-boys-cards-a4.pdf" in names
+    assert imported == "False"
