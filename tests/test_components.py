@@ -369,18 +369,20 @@ def test_token_sheet_that_cannot_fit_its_pieces_is_reported(tmp_path):
 
 
 def test_the_kit_is_read_back_once_for_its_check_and_every_component_cut_from_it(tmp_path, monkeypatch):
-    """Opening a PDF with pypdf reads every page object of it; the kit is opened once, verified,
-    and every component copied from and compared with that one reading (output/pdfcopy.py)."""
-    import pypdf
+    """Reading a PDF parses every object of it; the kit is read once, verified, and every component
+    copied from and compared with that one reading (output/pdfcopy.py)."""
+    from cardforge.output import pdfcopy
     from cardforge.output.build import build_game
+    from cardforge.verify import pdfobjects
     opened: list[str] = []
 
-    class CountingReader(PdfReader):
-        def __init__(self, stream, *args, **kwargs):
-            opened.append(Path(str(stream)).name)
-            super().__init__(stream, *args, **kwargs)
+    class CountingReader(pdfobjects.LeanReader):
+        def __init__(self, path, *args, **kwargs):
+            opened.append(Path(str(path)).name)
+            super().__init__(path, *args, **kwargs)
 
-    monkeypatch.setattr(pypdf, "PdfReader", CountingReader)  # the cutter's (pdfcopy imports pypdf when it cuts)
+    monkeypatch.setattr(pdfobjects, "LeanReader", CountingReader)  # the verifier's
+    monkeypatch.setattr(pdfcopy, "LeanReader", CountingReader)  # the cutter's
     game = make_game(tmp_path, name="parts", game_yaml=COMPONENT_GAME, layouts=LAYOUTS,
                      files={"tokens/discs.yaml": DISCS, "tokens/chits.yaml": CHITS})
     result = build_game(game, tmp_path / "out", papers=("a4",))

@@ -21,7 +21,7 @@ BOMBER = REPO / "content" / "bomber-boys"
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    """A4 PDFs of Bomber Boys: the kit as reportlab writes it, the components as pypdf writes them."""
+    """A4 PDFs of Bomber Boys: the kit as reportlab writes it, the components as pdfcopy.py cuts them."""
     out = tmp_path_factory.mktemp("lean") / "out"
     result = build_game(BOMBER, out, papers=("a4",))
     assert not result.report.has_errors(), result.report.format_text()
@@ -93,15 +93,15 @@ def test_a_damaged_pdf_is_one_clear_error(built, tmp_path, capsys, monkeypatch):
     assert "Traceback" not in err
 
 
-def test_a_build_without_the_kit_does_not_import_pypdf(tmp_path):
-    """The cards-only build (and the 540-card bench) reads its PDF back with the lean reader: pypdf,
-    a tenth of a second and some twenty megabytes, is imported only to cut a kit into components."""
+def test_a_build_does_not_import_pypdf(tmp_path):
+    """A build reads its PDFs back and cuts its kit into components with the lean reader: pypdf,
+    a tenth of a second and some twenty megabytes, is imported only for a PDF of another kind."""
     script = ("import sys; from pathlib import Path; from cardforge.output.build import build_game; "
-              f"r = build_game(Path({str(BOMBER)!r}), Path({str(tmp_path / 'out')!r}), papers=('a4',), kit=False); "
+              f"r = build_game(Path({str(BOMBER)!r}), Path({str(tmp_path / 'out')!r}), papers=('a4',)); "
               "assert not r.report.has_errors(), r.report.format_text(); "
               "print(sorted(p.name for p in r.outputs if p.suffix == '.pdf')); print('pypdf' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=str(REPO), timeout=300)
     assert done.returncode == 0, done.stderr
     names, imported = done.stdout.splitlines()
-    assert "bomber-boys-cards-a4.pdf" in names
+    assert "bomber-boys-cards-a4.pdf" in names and "bomber-boys-kit-a4.pdf" in names
     assert imported == "False"

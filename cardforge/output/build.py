@@ -25,7 +25,7 @@ from ..verify import Verifier
 from .pages import MODES, PAPERS, Page, PrintOptions, count_faces, cover_page, plan_sections
 from .pdf import Progress, Writer, lay_out_despite
 from .lock import OutputLock
-from .pdfcopy import copy_pages, open_kit, same_pages
+from .pdfcopy import Unsupported, copy_pages, open_kit, same_pages
 from .replace import Replacement
 from .guide import guide_pages
 from .sheets import duplex_pages, lower_bound
@@ -223,7 +223,13 @@ def _cut(kit, pages: range, target: Path, title: str, manifest, report: Report,
          stage_dir: Path) -> list[tuple[Path, Path]]:
     """A component PDF: pages `pages` (0-based) of the kit (open_kit), copied, with the component's own title."""
     tmp = stage_dir / (target.name + ".tmp")
-    copy_pages(kit, pages, tmp, title)
+    try:
+        copy_pages(kit, pages, tmp, title)
+    except Unsupported as exc:  # a stream the cutter cannot decode: not a kit this build wrote
+        report.error("E-OUTPUT", f"{target.name}: cannot cut it from the kit: {exc}", None,
+                     help="this is a bug in cardforge; please report it")
+        tmp.unlink(missing_ok=True)
+        return []
     if not same_pages(kit, pages, tmp):
         report.error("E-OUTPUT", f"{target.name}: its pages differ from the kit's pages they were copied from",
                      None, help="this is a bug in cardforge; please report it")

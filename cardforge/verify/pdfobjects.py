@@ -19,7 +19,7 @@ import re
 import zlib
 from pathlib import Path
 
-from .pdfread import _hex, _literal
+from .pdfread import _a85, _hex, _literal
 
 
 class Unsupported(Exception):
@@ -63,8 +63,11 @@ class Stream(Dict):
         filters = [filters] if isinstance(filters, str) else list(filters or [])
         if not filters:
             return self._data
-        if filters == ["/FlateDecode"] and "/DecodeParms" not in self:
-            return zlib.decompress(self._data)
+        if "/DecodeParms" not in self:
+            if filters == ["/FlateDecode"]:
+                return zlib.decompress(self._data)
+            if filters == ["/ASCII85Decode", "/FlateDecode"]:
+                return zlib.decompress(_a85(self._data))
         raise Unsupported(f"stream filters {filters}")
 
 
@@ -261,6 +264,8 @@ def read_pages(pdf: Path, opened=None) -> list:
     """The pages of `pdf` (or of `opened`, a pypdf reader of it): read by this module when it is the
     simple kind, else by pypdf.  Raises OSError, or ValueError for a file pypdf cannot read either."""
     reason = None
+    if isinstance(opened, LeanReader):
+        return opened.pages
     if opened is None:
         try:
             return LeanReader(pdf).pages
