@@ -20,12 +20,16 @@ _NUM = rb"[-+]?(?:\d+\.?\d*|\.\d+)"
 # construction ("x y m", "x1 y1 x2 y2 x3 y3 c", "h"), as reportlab writes them, are one token: a
 # path only matters when it becomes a clipping path, and most are just filled or stroked.
 # A line of text as reportlab writes it, "1 0 0 1 x y Tm (string) Tj", is one token too (the
-# first alternative): most of a card's text is drawn so. Leading white space is skipped by the
+# first alternative), with the font set before a text object's first string ("/F1+0 8 Tf 9.6 TL"):
+# most of a card's text is drawn so.  So is the start of reportlab's text object, "BT 1 0 0 1 0 0 Tm". Leading white space is skipped by the
 # match rather than by failed matches at every blank.
 # So are a stroked segment, "n x0 y0 m x1 y1 l S" (crop marks), and a rectangle made the clip,
 # "n x y w h re W* n" (each piece's bleed box).
 _END = rb"(?![^\s/\[\]()<>{}%])"  # the end of an operator
-_TOKEN = re.compile(rb"\s*(?:1 0 0 1 (" + _NUM + rb") (" + _NUM + rb") Tm (\((?:\\.|[^\\)])*\)) Tj" + _END +
+_TOKEN = re.compile(rb"\s*(?:1 0 0 1 (" + _NUM + rb") (" + _NUM + rb") Tm"
+                    rb"(?: /([^\s/\[\]()<>{}%]+) (" + _NUM + rb") Tf (" + _NUM + rb") TL)?"
+                    rb" (\((?:\\.|[^\\)])*\)) Tj" + _END +
+                    rb"|(BT) 1 0 0 1 0 0 Tm" + _END +
                     rb"|n (" + _NUM + rb" " + _NUM + rb" m) (" + _NUM + rb" " + _NUM + rb" l) S" + _END +
                     rb"|n (" + _NUM + rb" " + _NUM + rb" " + _NUM + rb" " + _NUM + rb" re) W\* n" + _END +
                     rb"|((?<=\n)(?:(?:[-+\d. ]++(?:m|l|c|v|y|re)|h)\r?\n)+)"
@@ -140,6 +144,10 @@ def _path_box(path: list[tuple]) -> tuple | None:
 
 
 _PAINT_OPS = {b"n", b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"}
+# Operators that change nothing the reader follows (colours, line style, rendering mode): the
+# commonest ones, answered before the other tests.
+_IGNORED_OPS = {b"rg", b"g", b"k", b"w", b"J", b"j", b"M", b"d", b"G", b"K", b"cs", b"CS", b"sc", b"SC",
+                b"scn", b"SCN", b"gs", b"ri", b"i", b"Tr", b"Ts"}
 _STROKE_OPS = {b"S", b"s", b"B", b"B*", b"b", b"b*"}
 
 
@@ -316,13 +324,19 @@ class PageReader:
         path: list[tuple] = []  # (ctm, lines of path construction) of the path being built
         clip_pending = False
         stroke: tuple = (0.0, 0.0, 0.0)
-        for (shown_x, shown_y, shown, move, line, rect, run, string, bracket, ops, op, number,
-             name) in _TOKEN.findall(data):
+        for (shown_x, shown_y, shown_font, shown_size, shown_leading, shown, begin, move, line, rect, run,
+             string, bracket, ops, op, number, name) in _TOKEN.findall(data):
             # The one-token forms (see _TOKEN) do what their operators do below, one by one.
-            if shown:  # 1 0 0 1 x y Tm (string) Tj
+            if shown:  # 1 0 0 1 x y Tm [/F1+0 size Tf leading TL] (string) Tj
                 pending = []
                 tm = tlm = (1.0, 0.0, 0.0, 1.0, float(shown_x), float(shown_y))
+                if shown_font:
+                    font, size, leading = shown_font.decode("latin-1"), float(shown_size), float(shown_leading)
                 tm = self._show(_Str(_literal(shown)), font, size, tc, tw, tz, tm, ctm, block)
+            elif begin:  # BT 1 0 0 1 0 0 Tm
+                pending = []
+                tm = tlm = IDENTITY
+                block = Block([], clip)
             elif move:  # n x0 y0 m x1 y1 l S
                 pending = []
                 clip = self._painted(b"n", path, clip, clip_pending, stroke)
@@ -338,7 +352,9 @@ class PageReader:
                 operands = pending + ops.split() if pending else ops.split()
                 pending = []
                 try:
-                    if op in _PAINT_OPS:
+                    if op in _IGNORED_OPS:
+                        pass
+                    elif op in _PAINT_OPS:
                         clip = self._painted(op, path, clip, clip_pending, stroke)
                         clip_pending = False
                         path = []
