@@ -105,7 +105,7 @@ class FontBook:
         self._glyphs: dict[str, frozenset[int]] = {}  # font name -> its characters (glyphs())
         self._registered: set[str] = set()  # font names registered with reportlab, to draw and measure
         self._paths: dict[str, Path] = {}  # font name -> file
-        self._missing: dict[tuple[str, str], list[str]] = {}  # (font, word) -> characters it lacks
+        self._covered: dict[str, set[str]] = {}  # font -> characters seen that it or a fallback has
         self.fallbacks: dict[str, list[str]] = {}  # family -> families drawing the glyphs it lacks, in order
         self._style_of: dict[str, tuple[str, str]] = {}  # font name -> (family, style)
         self.synthesized: dict[str, list[str]] = {}  # family -> styles drawn from its regular face
@@ -250,15 +250,20 @@ class FontBook:
 
     def missing_chars(self, font_name: str, text: str) -> list[str]:
         """Characters of `text` that neither the font nor any of its fallbacks has."""
-        key = (font_name, text)
-        missing = self._missing.get(key)
-        if missing is None:
-            chain = [self.glyphs(f) for f in self.chain(font_name, register=False)]
-            missing = sorted(ch for ch in set(text) if ch not in "\n\t" and not any(ord(ch) in g for g in chain))
-            if len(self._missing) > 50_000:
-                self._missing.clear()
-            self._missing[key] = missing
-        return missing
+        covered = self._covered.get(font_name)
+        if covered is None:
+            covered = self._covered[font_name] = set("\n\t")
+        unknown = set(text).difference(covered)  # most texts: none, in one set operation
+        if not unknown:
+            return []
+        chain = [self.glyphs(f) for f in self.chain(font_name, register=False)]
+        missing = []
+        for ch in unknown:
+            if any(ord(ch) in g for g in chain):
+                covered.add(ch)
+            else:
+                missing.append(ch)
+        return sorted(missing)
 
 
     def glyph_message(self, font_name: str, chars: list[str]) -> str:
