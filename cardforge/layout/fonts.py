@@ -17,6 +17,7 @@ import copy
 import json
 import math
 import unicodedata
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -56,6 +57,67 @@ def set_run(text, font_name: str, x: float, y: float, mode: int = 0) -> int:
     if (2 if bold else 0) != mode:
         text.setTextRenderMode(2 if bold else 0)
     return 2 if bold else 0
+
+
+def show(text, string: str) -> None:
+    """Write `string` into a reportlab text object in its current font, as its textOut does, but
+    without moving its cursor (every run is placed by set_run, so the cursor is never read) and,
+    for a TrueType font whose characters all have their codes in the first subset already (all
+    but a document's first few texts), encoded with one str.translate instead of reportlab's
+    character-by-character splitString.  The bytes written are reportlab's."""
+    font = pdfmetrics.getFont(text._fontname)
+    encoded = _encoded(font, text._doc, string) if font._dynamicFont else None
+    if encoded is None:
+        text._textOut(string)  # reportlab's own way: any font, any subset
+        return
+    escaped = text._canvas._escape(encoded)
+    if text._curSubset != 0:
+        text._curSubset = 0
+        from reportlab.lib.rl_accel import fp_str
+        text._code.append(f"{font.getSubsetInternalName(0, text._doc)} {fp_str(text._fontsize)} Tf "
+                          f"{fp_str(text._leading)} TL ({escaped}) Tj")
+    else:
+        text._code.append(f"({escaped}) Tj")
+
+
+class _FirstSubset:
+    """A TrueType font's codes in one document's first subset, as a str.translate table."""
+    __slots__ = ("table", "chars", "seen")
+
+    def __init__(self):
+        self.table: dict[int, int] = {}
+        self.chars: set[str] = set()
+        self.seen = -1  # how many of the font's assignments the table holds
+
+
+_first_subsets: "weakref.WeakKeyDictionary[object, dict[str, _FirstSubset]]" = weakref.WeakKeyDictionary()  # by document
+
+
+def _encoded(font, doc, string: str) -> bytes | None:
+    """`string` in the font's first-subset codes of `doc`, or None where reportlab must assign
+    codes (a character met for the first time, one the font lacks) or use another subset."""
+    state = font.state.get(doc)
+    if state is None:
+        return None
+    subsets = _first_subsets.get(doc)
+    if subsets is None:
+        subsets = _first_subsets[doc] = {}
+    known = subsets.get(font.fontName)
+    if known is None:
+        known = subsets[font.fontName] = _FirstSubset()
+    assignments = state.assignments
+    if known.seen != len(assignments):  # codes were assigned since: take the new ones in
+        for code, n in assignments.items():
+            if n < 256 and code not in known.table and code != 0:
+                known.table[code] = n
+                known.chars.add(chr(code))
+        if 32 in known.table:
+            known.table[0xA0] = known.table[32]  # reportlab prints a no-break space as a space
+            known.chars.add("\xa0")
+        known.seen = len(assignments)
+    if not known.chars.issuperset(string):
+        return None
+    return string.translate(known.table).encode("latin-1")
 
 
 def draw_text(canvas, text, size: float, stroked: bool, color=None) -> None:
@@ -244,7 +306,7 @@ class FontBook:
             line.setFont(face, size)
             mode = set_run(line, face, x, y, mode)
             stroked = stroked or mode == 2
-            line.textOut(part)
+            show(line, part)
             x += canvas.stringWidth(part, face, size)
         draw_text(canvas, line, size, stroked)
 

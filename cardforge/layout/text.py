@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 
 from ..units import mm
-from .fonts import Family, draw_text, pdfmetrics, set_run
+from .fonts import Family, draw_text, pdfmetrics, set_run, show
 
 _SPACES: dict[str, float] = {}
 _WIDTHS: dict[tuple[str, str], float] = {}
@@ -345,7 +345,7 @@ def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: fl
             state["font"] = font
         state["mode"] = set_run(text, font, x0, y0, state["mode"])  # slanted or stroked where synthesized
         state["stroked"] = state["stroked"] or state["mode"] == 2
-        text.textOut("".join(run))
+        show(text, "".join(run))
 
     for p_index, paragraph in enumerate(fitted.paragraphs):
         if p_index:
