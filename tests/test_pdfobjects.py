@@ -105,3 +105,37 @@ def test_a_build_does_not_import_pypdf(tmp_path):
     names, imported = done.stdout.splitlines()
     assert "bomber-boys-cards-a4.pdf" in names and "bomber-boys-kit-a4.pdf" in names
     assert imported == "False"
+
+
+def test_a_page_whose_content_is_damaged_is_one_clear_error(built, tmp_path, capsys, monkeypatch):
+    """The file's structure reads, but a page's compressed drawing does not (a bit flipped on a
+    disk): one error naming the page, then nothing more of that file, and no traceback."""
+    pdf = built / "bomber-boys-cards-a4.pdf"
+    reader = LeanReader(pdf)
+    content = reader.pages[0]["/Contents"].get_object()
+    start, end = content._span
+    data = bytearray(pdf.read_bytes())
+    data[start + 10:end - 10] = bytes(b ^ 0x55 for b in data[start + 10:end - 10])
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / pdf.name).write_bytes(bytes(data))
+    shutil.copy(pdf.with_suffix(".manifest.json"), tmp_path / "old")
+    shutil.copytree(BOMBER, tmp_path / "bomber-boys")
+    monkeypatch.chdir(tmp_path)
+    code = main(["check", "bomber-boys", "--layouts", str(REPO / "layouts"), "--printed", f"old/{pdf.name}"])
+    err = capsys.readouterr().err
+    assert code == 1
+    lines = [line for line in err.splitlines() if "error[" in line]
+    assert len(lines) == 1 and lines[0].startswith(
+        "cardforge: error[E-PRINTED-PDF]: old/bomber-boys-cards-a4.pdf page 1: cannot read it: "), err
+    assert "Traceback" not in err
+
+
+def test_a_damaged_content_stream_is_read_in_time_in_proportion_to_its_length():
+    """A run of long numbers with no operator after it once made the tokenizer try every way of
+    splitting each number's digits (minutes for a few hundred bytes of a damaged page)."""
+    script = ("from cardforge.verify.pdfread import _TOKEN; "
+              "data = b'12345678901234567890 ' * 40 + b'5 (unclosed ' + b'1 ' * 50000 + b'<12 34'; "
+              "print(len(_TOKEN.findall(data)))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=str(REPO), timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) > 40

@@ -16,6 +16,7 @@ be repaired and words what cannot.
 from __future__ import annotations
 
 import re
+import sys
 import zlib
 from pathlib import Path
 
@@ -260,6 +261,15 @@ def _string_end(data: bytes, pos: int) -> int:
 _PAREN = re.compile(rb"[()\\]")
 
 
+def damage_errors() -> tuple[type[BaseException], ...]:
+    """What reading a damaged file's objects and streams may raise, with either reader: the page
+    objects are read lazily, as the verifier walks them."""
+    errors: tuple[type[BaseException], ...] = (Unsupported, ValueError, TypeError, AttributeError, KeyError,
+                                               IndexError, RecursionError, NotImplementedError, zlib.error)
+    pypdf_errors = sys.modules.get("pypdf.errors")
+    return errors + (pypdf_errors.PyPdfError,) if pypdf_errors is not None else errors
+
+
 def read_pages(pdf: Path, opened=None) -> list:
     """The pages of `pdf` (or of `opened`, a pypdf reader of it): read by this module when it is the
     simple kind, else by pypdf.  Raises OSError, or ValueError for a file pypdf cannot read either."""
@@ -272,8 +282,7 @@ def read_pages(pdf: Path, opened=None) -> list:
         except Unsupported as exc:
             reason = str(exc)
     from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
     try:
         return list((opened or PdfReader(str(pdf))).pages)
-    except PdfReadError as exc:  # pypdf's words, unless ours say it better
-        raise ValueError(reason if reason == CUT_SHORT else str(exc)) from None
+    except damage_errors() as exc:  # pypdf's words, unless ours say it better
+        raise ValueError(reason if reason == CUT_SHORT else str(exc) or type(exc).__name__) from None

@@ -17,7 +17,7 @@ from ..geometry import outline_box
 from ..units import MM
 from ..frontend.model import Game
 from ..rules.positions import piece_pos, refine
-from .pdfobjects import read_pages
+from .pdfobjects import damage_errors, read_pages
 from .pdfread import PageReader, Placed, Run, _embedded
 
 SECTIONS = ("cards", "tokens", "boards", "references", "templates")
@@ -205,12 +205,19 @@ class Verifier:
         counts: dict[tuple, int] = {}
         sections_seen: set[str] = set()
         for number, page in enumerate(pages, start=1):
-            reader = PageReader(page, fonts_seen)
-            self._fonts(name, number, reader)
             while pending is not None and pending[0] < number:
                 pending = next(records, None)  # a record of a page the PDF does not have
-            if pending is not None and pending[0] == number:
-                reader.read()
+            wanted = pending is not None and pending[0] == number
+            try:  # the page's objects and content as the file has them: a damaged file is one error
+                reader = PageReader(page, fonts_seen)
+                self._fonts(name, number, reader)
+                if wanted:
+                    reader.read()
+            except damage_errors() as exc:
+                self.error("E-PRINTED-PDF", f"{name} page {number}: cannot read it: {exc}",
+                           help="the file is damaged: build it again, or copy it again from where it was built")
+                return
+            if wanted:
                 self._page(name, number, reader, pending[1], counts, sections_seen)
                 pending = next(records, None)
         self._quantities(name, counts, sections_seen, manifest.get("decks"))
