@@ -96,7 +96,7 @@ WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 PATH_EVENTS = {"os.remove": 0, "os.rmdir": 0, "os.mkdir": 0, "os.truncate": 0, "os.chmod": 0, "os.utime": 0,
                "os.symlink": 1, "os.link": 1, "shutil.rmtree": 0, "shutil.copyfile": 1, "os.chown": 0}
 # Where an event's path may be relative to a directory descriptor (shutil.rmtree removes a tree's
-# files by name within the open folder), the argument that holds it: (path index, dir_fd index).
+# files by name within the open folder), the index of the argument that holds that descriptor.
 DIR_FD_ARGS = {"os.remove": 1, "os.rmdir": 1, "os.mkdir": 2, "os.chmod": 2, "os.utime": 3, "os.chown": 3,
                "os.symlink": 2, "os.link": 3, "shutil.rmtree": 1}
 

@@ -92,7 +92,8 @@ class _FirstSubset:
         self.seen = -1  # how many of the font's assignments the table holds
 
 
-_first_subsets: "weakref.WeakKeyDictionary[object, dict[str, _FirstSubset]]" = weakref.WeakKeyDictionary()  # by document
+# Per document (reportlab's PDFDocument): font name -> its first subset's codes.
+_first_subsets: "weakref.WeakKeyDictionary[object, dict[str, _FirstSubset]]" = weakref.WeakKeyDictionary()
 
 
 def _encoded(font, doc, string: str) -> bytes | None:

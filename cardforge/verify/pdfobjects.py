@@ -81,6 +81,7 @@ _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 _OBJ = re.compile(rb"[\x00\t\n\x0c\r ]*(\d+)[\x00\t\n\x0c\r ]+(\d+)[\x00\t\n\x0c\r ]+obj")
 _STREAM = re.compile(rb"[\x00\t\n\x0c\r ]*stream\r?\n")
 _ENDSTREAM = re.compile(rb"[\x00\t\n\x0c\r ]*endstream")
+_SECTION = re.compile(rb"(\d+)[ ]+(\d+)[ \t]*\r?\n?")  # a cross-reference section: first number, count
 CUT_SHORT = "the file ends without its cross-reference table: it was cut short, or is no PDF"
 MAX_DEPTH = 64  # nesting of arrays and dictionaries: deeper is no file of ours
 
@@ -120,7 +121,7 @@ class LeanReader:
                 raise Unsupported("a cross-reference stream")
             pos = _SPACE.match(data, pos + 4).end()
             while not data.startswith(b"trailer", pos):
-                header = re.compile(rb"(\d+)[ ]+(\d+)[ \t]*\r?\n?").match(data, pos)
+                header = _SECTION.match(data, pos)
                 if header is None:
                     raise Unsupported("a damaged cross-reference table")
                 first, count = int(header.group(1)), int(header.group(2))
