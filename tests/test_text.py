@@ -246,12 +246,13 @@ def test_an_unset_optional_field_does_not_print_none(tmp_path):
 # -- writing text into the PDF ------------------------------------------------------------------
 
 def test_show_writes_the_bytes_reportlabs_textout_writes(fonts, tmp_path):
-    """layout/fonts.py `show` encodes text that only uses codes assigned before with one translate
-    (issue 27); it must write exactly what reportlab writes, whatever the text: new characters,
-    a no-break space, a character the font lacks, a second subset once 256 codes are used, and
+    """layout/facecode.py `show` encodes text that only uses codes assigned before with one
+    translate (issue 27), and while a face is drawn writes marks that are encoded when the face is
+    placed; both must write exactly what reportlab writes, whatever the text: new characters, a
+    no-break space, a character the font lacks, a second subset once 256 codes are used, and
     another font in between."""
     from reportlab.pdfgen.canvas import Canvas
-    from cardforge.layout.fonts import show
+    from cardforge.layout.facecode import FaceCode, resolve, show
     regular, bold = fonts.family("sans").face("regular"), fonts.family("sans").face("bold")
     many = "".join(chr(c) for c in range(0x100, 0x17F)) + "".join(chr(c) for c in range(0x391, 0x3C9))
     texts = [(regular, "Card 1"), (regular, "Card 1 again, the same codes"), (bold, "Bold (1)"),
@@ -259,13 +260,21 @@ def test_show_writes_the_bytes_reportlabs_textout_writes(fonts, tmp_path):
              (regular, many), (regular, many[::-1] + " and back to ASCII"), (bold, "Bold \\ backslash"),
              (regular, "Card 1")]
     written = []
-    for way in ("reportlab", "show"):
+    for way in ("reportlab", "show", "marks"):
         canvas = Canvas(str(tmp_path / f"{way}.pdf"), invariant=1)
+        if way == "marks":
+            canvas._face_code = FaceCode()
         text = canvas.beginText()
         for font, string in texts:
             text.setFont(font, 9)
             text.setTextOrigin(10, 10)
             text.textOut(string) if way == "reportlab" else show(text, string)
-        written.append(text.getCode())
-    assert written[0] == written[1]
+        for string in ("then more, in the same font", many[-3:], "and ASCII"):  # runs that continue a subset
+            text.textOut(string) if way == "reportlab" else show(text, string)
+        code = text.getCode()
+        if way == "marks":
+            assert "Card" not in code  # written when placed
+            code = resolve(canvas, None, [code], canvas._face_code.marks)[0]
+        written.append(code)
+    assert written[0] == written[1] == written[2]
     assert "/F1+1" in written[1] or "+1 9 Tf" in written[1]  # the second subset was reached

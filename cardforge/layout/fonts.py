@@ -17,7 +17,6 @@ import copy
 import json
 import math
 import unicodedata
-import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -25,6 +24,7 @@ from typing import Callable
 from .. import diskcache
 from ..lazy import lazy_module
 from ..limits import MAX_FONT_BYTES, limit_message
+from .facecode import show
 
 # reportlab is imported when a font is first registered or measured: a check whose faces all come
 # from the disk cache (render/facecache.py) measures no text, and reportlab with Pillow is a third
@@ -57,70 +57,6 @@ def set_run(text, font_name: str, x: float, y: float, mode: int = 0) -> int:
     if (2 if bold else 0) != mode:
         text.setTextRenderMode(2 if bold else 0)
     return 2 if bold else 0
-
-
-def show(text, string: str) -> None:
-    """Write `string` into a reportlab text object in its current font, as its textOut does, but
-    without moving its cursor (every run is placed by set_run, so the cursor is never read) and,
-    for a TrueType font whose characters all have their codes in the first subset already (all
-    but a document's first few texts), encoded with one str.translate instead of reportlab's
-    character-by-character splitString.  The bytes written are reportlab's."""
-    if getattr(text, "measuring", False) is True:  # check's NullCanvas (output/pdf.py) answers for its text objects
-        return
-    font = pdfmetrics.getFont(text._fontname)
-    encoded = _encoded(font, text._doc, string) if font._dynamicFont else None
-    if encoded is None:
-        text._textOut(string)  # reportlab's own way: any font, any subset
-        return
-    escaped = text._canvas._escape(encoded)
-    if text._curSubset != 0:
-        text._curSubset = 0
-        from reportlab.lib.rl_accel import fp_str
-        text._code.append(f"{font.getSubsetInternalName(0, text._doc)} {fp_str(text._fontsize)} Tf "
-                          f"{fp_str(text._leading)} TL ({escaped}) Tj")
-    else:
-        text._code.append(f"({escaped}) Tj")
-
-
-class _FirstSubset:
-    """A TrueType font's codes in one document's first subset, as a str.translate table."""
-    __slots__ = ("table", "chars", "seen")
-
-    def __init__(self):
-        self.table: dict[int, int] = {}
-        self.chars: set[str] = set()
-        self.seen = -1  # how many of the font's assignments the table holds
-
-
-# Per document (reportlab's PDFDocument): font name -> its first subset's codes.
-_first_subsets: "weakref.WeakKeyDictionary[object, dict[str, _FirstSubset]]" = weakref.WeakKeyDictionary()
-
-
-def _encoded(font, doc, string: str) -> bytes | None:
-    """`string` in the font's first-subset codes of `doc`, or None where reportlab must assign
-    codes (a character met for the first time, one the font lacks) or use another subset."""
-    state = font.state.get(doc)
-    if state is None:
-        return None
-    subsets = _first_subsets.get(doc)
-    if subsets is None:
-        subsets = _first_subsets[doc] = {}
-    known = subsets.get(font.fontName)
-    if known is None:
-        known = subsets[font.fontName] = _FirstSubset()
-    assignments = state.assignments
-    if known.seen != len(assignments):  # codes were assigned since: take the new ones in
-        for code, n in assignments.items():
-            if n < 256 and code not in known.table and code != 0:
-                known.table[code] = n
-                known.chars.add(chr(code))
-        if 32 in known.table:
-            known.table[0xA0] = known.table[32]  # reportlab prints a no-break space as a space
-            known.chars.add("\xa0")
-        known.seen = len(assignments)
-    if not known.chars.issuperset(string):
-        return None
-    return string.translate(known.table).encode("latin-1")
 
 
 def draw_text(canvas, text, size: float, stroked: bool, color=None) -> None:
@@ -204,6 +140,15 @@ class FontBook:
                 self._style_of[styles[style]] = (name, style)
             self.families[name] = Family(name, styles, self.register)
         return self.families[name]
+
+    def ensure(self, font_name: str) -> None:
+        """Register a font by its name (a face kept by an earlier drawing names it so)."""
+        if font_name not in self._registered:
+            for family in self.files:
+                if font_name in self.family(family).styles.values():
+                    self.register(font_name)
+                    return
+            raise FontError(f"no font is named '{font_name}'")
 
     def register(self, font_name: str) -> None:
         if font_name in self._registered:

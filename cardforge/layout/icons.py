@@ -21,6 +21,7 @@ from .. import diskcache
 from ..diagnostics import Position
 from ..limits import MAX_SVG_BYTES, MAX_SVG_ELEMENTS, NotAFile, read_bounded
 from ..lazy import lazy_module
+from .facecode import asked_versions, icon_mark, pdf_feature, recording
 
 rl_accel = lazy_module("reportlab.lib.rl_accel")  # reportlab's number format, when an icon is drawn
 
@@ -215,6 +216,48 @@ def _stamp(source: Path | str) -> tuple | None:
 _SVG_LIBRARIES = ("svglib", "reportlab", "lxml")
 
 
+_form_codes: dict[tuple, tuple[float, float, tuple[list[str], list[str]] | None]] = {}
+# What a form's operators may not name: the document's graphics states, fonts, forms and images.
+_DOCUMENT_NAMES = re.compile(r" gs\b| Tf\b| Do\b|\bBI\b")
+
+
+def _form_code(source: Path | str, color: str) -> tuple[float, float, tuple[list[str], list[str]] | None]:
+    """The icon's size in `color`, and what drawing its form wrote where an earlier document (in this
+    process, or a build before: the disk cache) drew it and it names nothing of that document: the PDF
+    features it asked for, and its operators.  None where it is drawn with svglib and reportlab's
+    renderer (a fifth of a kit's drawing, once per PDF)."""
+    key = (str(source), color, _stamp(source))
+    if key not in _form_codes:
+        entry = None
+        try:
+            entry = json.loads(diskcache.get("icon-form", _cache_key(_svg_text(source), color)) or b"null")
+            width, height = float(entry["size"][0]), float(entry["size"][1])
+            code, versions = entry["code"], entry["versions"]
+            if not (all(type(op) is str and not _DOCUMENT_NAMES.search(op) for op in code)
+                    and all(pdf_feature(version) for version in versions)):
+                raise ValueError("not a form's code")
+            _form_codes[key] = (width, height, (versions, code))
+        except (ValueError, TypeError, KeyError, IndexError):  # none stored, or damaged
+            drawing = _drawing(source, color)
+            _form_codes[key] = (drawing.width, drawing.height, None)
+        except IconError:
+            _drawing(source, color)  # raises the icon's own error
+    return _form_codes[key]
+
+
+def _keep_form_code(source: Path | str, color: str, width: float, height: float, canvas,
+                    versions: list[str]) -> None:
+    """Keep the operators just drawn into a form (the canvas's code between beginForm and endForm)
+    for the next document, unless they name something of this document or use its resources."""
+    code = list(canvas._code)
+    if canvas._formsinuse or canvas._colorsUsed or canvas._shadingUsed or canvas._annotationrefs or \
+            any(_DOCUMENT_NAMES.search(op) for op in code):
+        return
+    _form_codes[(str(source), color, _stamp(source))] = (width, height, (versions, code))
+    diskcache.put("icon-form", _cache_key(_svg_text(source), color),
+                  json.dumps({"size": [width, height], "versions": versions, "code": code}).encode())
+
+
 def _cache_key(text: str, color: str) -> bytes:
     """The disk cache's key of an icon in a colour (diskcache.py): its SVG and what parses it."""
     return diskcache.fingerprint(__file__, *_SVG_LIBRARIES) + color.encode() + b"\0" + text.encode("utf-8")
@@ -331,14 +374,24 @@ class IconPainter:
         if key not in self.forms and self.measuring:
             self.forms[key] = ("", *icon_size(source if source is not None else self.library.sources[name]))
         if key not in self.forms:
-            drawing = _drawing(source if source is not None else self.library.sources[name], color)
+            svg = source if source is not None else self.library.sources[name]
+            width, height, code = _form_code(svg, color)
             # A picture (an SVG image frame) is no icon: the verifier counts only the icons.
             form = f"{PICTURE_FORM if source is not None else 'icon'}{len(self.forms)}"
             c = self.canvas
-            c.beginForm(form, 0, 0, drawing.width, drawing.height)
-            _svg_tools()[1].draw(drawing, c, 0, 0)
+            c.beginForm(form, 0, 0, width, height)
+            if code is not None:
+                c._code.extend(code[1])
+                if code[0]:
+                    c._doc.ensureMinPdfVersion(*code[0])
+            else:
+                asked = asked_versions(c)
+                before = len(asked) if asked is not None else 0
+                _svg_tools()[1].draw(_drawing(svg, color), c, 0, 0)
+                if asked is not None:
+                    _keep_form_code(svg, color, width, height, c, sorted(set(asked[before:])))
             c.endForm()
-            self.forms[key] = (form, drawing.width, drawing.height)
+            self.forms[key] = (form, width, height)
         return self.forms[key]
 
     def draw(self, name: str, x: float, y: float, width: float, height: float, color: str = "#000000",
@@ -346,7 +399,11 @@ class IconPainter:
         """Draw icon `name` into the box with lower-left (x, y), centred: `contain` fits it whole with
         its aspect kept, `cover` fills the box (clipped to it), `stretch` fills it exactly.  `source`
         is an SVG file drawn as a picture (an image frame), with the same checks as an icon."""
-        form, w, h = self._form(name, color, source)
+        code = recording(self.canvas) if fit == "contain" and not self.measuring else None
+        if code is not None:  # a face being drawn: the form is named when the face is placed (facecode.py)
+            form, (w, h, _) = None, _form_code(source if source is not None else self.library.sources[name], color)
+        else:
+            form, w, h = self._form(name, color, source)
         if self.measuring:
             return
         if fit != "contain":  # a picture that fills its frame: rare, drawn the plain way
@@ -359,8 +416,14 @@ class IconPainter:
         # written (fp_str), and q ... Q leaves the canvas's state as it was.
         c = self.canvas
         e, f = map(float, rl_accel.fp_str(x + (width - w * scale) / 2, y + (height - h * scale) / 2).split())
-        c._code += ["q", f"{rl_accel.fp_str(scale, 0, 0, scale, e, f)} cm", f"/{c._doc.getXObjectName(form)} Do", "Q"]
-        c._formsinuse.append(form)
+        place = icon_mark(code, name, color, source) if code is not None else f"/{c._doc.getXObjectName(form)} Do"
+        c._code += ["q", f"{rl_accel.fp_str(scale, 0, 0, scale, e, f)} cm", place, "Q"]
+        if code is None:
+            c._formsinuse.append(form)
+
+    def form(self, name: str, color: str, source: Path | None = None) -> str:
+        """The name of the icon's form in this document, made where it is first placed."""
+        return self._form(name, color, source)[0]
 
     def _draw_filling(self, form: str, w: float, h: float, x: float, y: float, width: float, height: float,
                       fit: str) -> None:

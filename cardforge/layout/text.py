@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 
 from ..units import mm
-from .fonts import Family, draw_text, pdfmetrics, set_run, show
+from .facecode import show
+from .fonts import Family, draw_text, pdfmetrics, set_run
 
 _SPACES: dict[str, float] = {}
 _WIDTHS: dict[tuple[str, str], float] = {}

@@ -56,6 +56,8 @@ class Writer:
         seen: dict[str, int] = {}
         with expression_batch():  # the time limit's timer armed once, not twice per template
             self._draw_pages(pages, in_section, seen)
+        if self.manifest is not None:
+            self.renderer.flush_kept()  # the faces drawn, for the other paper and the next build
         if not self.report.has_errors() and self.manifest is not None:
             self.canvas.save()
             # The saved document (every page's drawing, the font subsets) and the renderer's caches

@@ -17,17 +17,17 @@ from ..layout import text as richtext
 from ..diagnostics import Report, display_path
 from ..layout.fonts import FontBook
 from ..layout.icons import IconError, IconLibrary, IconPainter
-from ..layout.layouts import Frame, Layout, names_copy
+from ..layout.layouts import Frame, Layout
 from ..layout.repeat import placed
 from ..geometry import shape_path, track_cells
 from .facecache import face_memo, stored_call, stored_calls
 from .images import ImageFrames
-from .replay import NOT_REPLAYED, REPLAY_LIMIT, FaceReplay
+from .versionmark import VersionMarks
+from .replay import Kept, FaceReplay, placed_box
+from ..layout.facecode import FaceCode, asked_versions, mark_states, resolve, watch_versions
 from .table import RenderError, draw_table
 from ..frontend.model import Board, Card, Game
-from ..frontend.record_digest import card_digest
 from ..frontend.translations import translator
-from ..frontend.version_mark import CORNERS
 from ..layout.templates import Expression, Template, TemplateFailure, truthy
 from ..units import MM, length as _length, mm
 from ..lazy import lazy_module
@@ -65,7 +65,7 @@ def rendered(piece: Piece, template: Template, ctx: dict, face_ctx: dict | None)
     return memo[key]
 
 
-class CardRenderer(FaceReplay, ImageFrames):
+class CardRenderer(FaceReplay, ImageFrames, VersionMarks):
     """Draws faces of one game onto one canvas, with caches shared by all the faces it draws."""
 
     faces_drawn = 0  # in this process: lets a test prove that a build draws each face once
@@ -78,6 +78,8 @@ class CardRenderer(FaceReplay, ImageFrames):
         self._strings, self._tr = strings, (lambda text, **values: tr(str(text), **values))
         self._string_at = getattr(getattr(game, "overlay", None), "string_at", None) or {}
         self.painter = IconPainter(canvas, icons)
+        if not self.painter.measuring:
+            watch_versions(canvas)
         self._rich_cache: dict[tuple, Any] = {}
         self._fit_cache: dict[tuple, Any] = {}
         self._color_cache: dict[tuple, Any] = {}
@@ -87,11 +89,13 @@ class CardRenderer(FaceReplay, ImageFrames):
         self._piece, self._face_ctx = None, None  # the face being evaluated, and its context
         self._deck_sizes: dict[tuple, float] = {}  # fit: deck, per frame and deck
         self.outline = False  # --outline: frame boxes, safe zone, trim and bleed over each face (render/outline.py)
-        self._replays: OrderedDict[tuple, tuple] = OrderedDict()  # face key -> what drawing it emitted
+        self._replays: OrderedDict[Any, Kept] = OrderedDict()  # face key -> what its drawing wrote (render/replay.py)
         self._replayable: dict[int, bool] = {}  # per layout
         self._copy_blind: dict[int, tuple[Layout, bool]] = {}  # per layout (kept alive): no copy can differ
         self._last_measured: tuple | None = None  # `check`: the face last laid out
         self._saying: list | None = None  # what the face being measured reported (render/facecache.py)
+        self._memo = None  # the game's face keys and kept faces (render/facecache.py), once a face is kept
+        self._kept_chars = 0  # of the operators this document kept (replay.KEEP_BUDGET)
 
     def context(self, piece: Piece, side: str, copy: int) -> dict[str, Any]:
         ctx = piece.context()
@@ -114,16 +118,32 @@ class CardRenderer(FaceReplay, ImageFrames):
         if self.painter.measuring:  # `check`: copies of a piece laid out once (they report once anyway)
             return self._measured(layout, piece, side, copy, ctx, x, y, bleed, shape)
         key = self._replay_key(layout, piece, side, ctx, bleed, shape)
-        if key is not None and key in self._replays:
-            self._replays.move_to_end(key)
-            return self._replay(self._replays[key], layout, x, y, bleed)
-        marks = self._accumulators() if key is not None else None
-        records = self._draw_frames(layout, piece, side, ctx, x, y, bleed, shape)
-        if key is not None and marks[2:] == self._accumulators()[2:]:
-            self._replays[key] = (x, y, c._code[marks[0]:], c._formsinuse[marks[1]:], records)
-            if len(self._replays) > REPLAY_LIMIT:
-                self._replays.popitem(last=False)
-        return records
+        kept_key = self._kept_key(key, layout, piece, side, copy, bleed, shape)
+        local = key if key is not None else kept_key  # the face's key in this document
+        kept = self._kept(local, kept_key, layout)
+        if kept is not None:
+            return self._replay(kept, x, y)
+        before = self._accumulators() if local is not None else None
+        records, kept = self._draw_frames(layout, piece, side, ctx, x, y, bleed, shape)
+        if local is not None and before[2:] == self._accumulators()[2:] and kept is not None:
+            self._remember(local, kept)
+            if kept_key is not None:
+                self._keep(kept_key, kept)
+        return self._placed(records, x, y)
+
+    @staticmethod
+    def _placed(records: list[dict], x: float, y: float) -> list[dict[str, Any]]:
+        """Records of a face drawn at its origin, with their boxes on the page where it is placed
+        at (x, y): a fresh drawing and a kept one give the same numbers."""
+        out = []
+        for record in records:
+            record = dict(record)
+            if "box" in record:
+                record["box"] = placed_box(record["box"], x, y)
+            if "cells" in record:
+                record["cells"] = [placed_box(cell, x, y) for cell in record["cells"]]
+            out.append(record)
+        return out
 
     def _measured(self, layout: Layout, piece: Piece, side: str, copy: int, ctx: dict, x: float, y: float,
                   bleed: float, shape: str) -> list[dict[str, Any]]:
@@ -131,16 +151,13 @@ class CardRenderer(FaceReplay, ImageFrames):
         writes no manifest).  Laid out once per piece where nothing in the layout can tell its copies
         apart (no template or property mentions `copy`, no numbered series), and not at all where
         the disk cache holds what it reported (render/facecache.py)."""
-        if id(layout) not in self._copy_blind:
-            self._copy_blind[id(layout)] = (layout, not any(
-                frame.type in NOT_REPLAYED or names_copy(frame) for frame in layout.frames))
-        blind = self._copy_blind[id(layout)][1] and not (hasattr(piece, "copy_context") and piece.copy_context(copy))
-        key = (id(layout), piece.id, side, shape, bleed, None if blind else copy)
+        copy = self._copy_of(layout, piece, copy)
+        key = (id(layout), piece.id, side, shape, bleed, copy)
         if key == self._last_measured:
             return []
         self._last_measured = key
         memo = face_memo(self.game, self.fonts, self.icons)
-        stored_key = memo.key("face-fit", layout, piece, side, None if blind else copy, shape, bleed)
+        stored_key = memo.key("face-fit", layout, piece, side, copy, shape, bleed)
         said = memo.get("face-fit", stored_key)
         if self._say_again(said):
             return []
@@ -153,8 +170,42 @@ class CardRenderer(FaceReplay, ImageFrames):
         return []
 
     def _draw_frames(self, layout: Layout, piece: Piece, side: str, ctx: dict, x: float, y: float,
-                     bleed: float, shape: str) -> list[dict[str, Any]]:
+                     bleed: float, shape: str) -> tuple[list[dict[str, Any]], Kept | None]:
+        """Draw the face with its trim box's lower-left at (x, y): at its own origin, moved there by one
+        `cm`, so that what it writes is the same wherever it is placed.  Returns its records (boxes
+        at its origin) and what it wrote, to place again (None: it wrote something in the
+        document's own terms)."""
         c = self.canvas
+        if self.painter.measuring:
+            return self._frames_of(layout, piece, side, ctx, x, y, bleed, shape), None
+        c.saveState()
+        c.translate(x, y)
+        start, forms_before, asked = len(c._code), len(c._formsinuse), asked_versions(c)
+        asked_before = len(asked) if asked is not None else 0
+        code = c._face_code = FaceCode()
+        code.spoiled = asked is None  # what it asks of the document is not known
+        try:
+            records = self._frames_of(layout, piece, side, ctx, x, y, bleed, shape)
+        finally:
+            c._face_code = None
+        kept = Kept(c._code[start:], code.marks, c._formsinuse[forms_before:], records,
+                    sorted(set(asked[asked_before:])) if asked is not None else [])
+        mark_states(c, code, kept.operators)
+        icons_before = len(c._formsinuse)
+        c._code[start:] = kept.written = resolve(c, self.painter, kept.operators, code.marks)
+        kept.icon_forms = c._formsinuse[icons_before:]
+        c.restoreState()
+        if self.outline:
+            from .outline import draw_outline
+            draw_outline(c, layout, x, y, bleed, self.game.version_mark.safe)
+        return records, None if code.spoiled else kept
+
+    def _frames_of(self, layout: Layout, piece: Piece, side: str, ctx: dict, x: float, y: float,
+                   bleed: float, shape: str) -> list[dict[str, Any]]:
+        """Every frame drawn at the origin (on the measuring canvas, at (x, y)); records at the origin."""
+        c = self.canvas
+        if not self.painter.measuring:
+            x = y = 0.0
         records = []
         c.saveState()
         clip = c.beginPath()
@@ -185,59 +236,7 @@ class CardRenderer(FaceReplay, ImageFrames):
             if mark is not None:
                 records.append(mark)
         c.restoreState()
-        if self.outline:
-            from .outline import draw_outline
-            draw_outline(c, layout, x, y, bleed, self.game.version_mark.safe)
         return records
-
-    def _version_mark(self, card: Card, layout: Layout, x: float, y: float,
-                      records: list[dict]) -> dict[str, Any] | None:
-        """The version mark (frontend/version_mark.py) in a corner of the safe zone, in grey. Where the
-        whole mark does not fit the safe zone's width, its digest alone is drawn; where that does not
-        fit either (a small token), nothing is, and the deck gets one warning."""
-        mark, c = self.game.version_mark, self.canvas
-        digest = card_digest(card)
-        font = self.fonts.family("sans").face("regular")
-        room = layout.width - 2 * mark.safe
-        text = mark.label(str(self.game.data.get("version", "")), digest, card.id)
-        if c.stringWidth(text, font, mark.size) > room:
-            text = digest
-        width = c.stringWidth(text, font, mark.size)
-        if width > room or layout.height - 2 * mark.safe < mark.size:
-            self._say(("version-mark", card.deck.id), "warning", "W-VERSION-MARK", f"the version mark does not fit "
-                      f"inside the safe zone of deck '{card.deck.id}' ({mm(layout.width):g} mm wide): its pieces carry "
-                      "none", ("game", "/version_mark"), "set a smaller `safe` inset or size")
-            return None
-        box = self._mark_corner(mark, layout, x, y, width, records)
-        c.setFillColorRGB(0.35, 0.35, 0.35)
-        c.setFont(font, mark.size)
-        c.drawString(box[0], box[1], text)
-        return {"name": "version-mark", "type": "text", "text": text, "lines": [text], "size": mark.size,
-                "box": [round(mm(v), 2) for v in box]}
-
-    @staticmethod
-    def _mark_corner(mark, layout: Layout, x: float, y: float, width: float, records: list[dict]) -> tuple:
-        """The mark's box: in its corner of the safe zone or, where printed text or an icon is there
-        already, slid along the side towards the middle until it is free; failing that, the other
-        corners the same way; failing all, in its own corner over the text."""
-        taken = [[v * MM for v in r["box"]] for r in records
-                 if r.get("type") != "shape" and (r.get("text") or r.get("icons") or r.get("type") == "icon")]
-
-        def free(b) -> bool:
-            return not any(b[0] < t[0] + t[2] and t[0] < b[0] + b[2] and b[1] < t[1] + t[3] and t[1] < b[1] + b[3]
-                           for t in taken)
-
-        def boxes(corner: str):
-            left = x + (layout.width - mark.safe - width if corner.endswith("right") else mark.safe)
-            top = corner.startswith("top")
-            step, reach = mark.size / 2, (layout.height - 2 * mark.safe - mark.size) / 2
-            for k in range(int(reach // step) + 1):
-                offset = k * step
-                yield left, y + (layout.height - mark.safe - mark.size - offset if top else mark.safe + offset), \
-                    width, mark.size
-
-        order = [mark.corner] + [corner for corner in CORNERS if corner != mark.corner]
-        return next((b for corner in order for b in boxes(corner) if free(b)), next(boxes(mark.corner)))
 
     def _icon_error(self, exc: IconError, piece: Piece) -> None:
         """A broken icon file is reported once, at the file, however many faces use it."""
@@ -311,9 +310,8 @@ class CardRenderer(FaceReplay, ImageFrames):
                bleed: float) -> dict | None:
         if "when" in frame.props and not truthy(str(self._value(frame, "when", ctx))):
             return None
-        fx, fy, fw, fh = self._box(frame, layout, x, y, bleed)
-        record = {"name": frame.name, "type": frame.type,
-                  "box": [round(mm(v), 2) for v in (fx, fy, fw, fh)]}
+        fx, fy, fw, fh = box = self._box(frame, layout, x, y, bleed)
+        record = {"name": frame.name, "type": frame.type, "box": box}  # placed by _placed
         draw = getattr(self, f"_draw_{frame.type}")
         rotate = frame.props.get("rotate", 0)
         if not rotate:
@@ -548,8 +546,7 @@ class CardRenderer(FaceReplay, ImageFrames):
             label_size = max(min(size, bh * 0.6), self.game.min_type)
             self._label(label, props, layout, bx + pad, by + pad, bw - 2 * pad, bh - 2 * pad,
                         label_size, self.game.min_type, style=props.get("style", "bold"))
-        record.update(spaces=n, labels=labels,
-                      cells=[[round(mm(v), 2) for v in cell] for cell in cells])
+        record.update(spaces=n, labels=labels, cells=cells)  # placed by _placed
 
     def _track_labels(self, frame, ctx) -> list[str]:
         props = frame.props

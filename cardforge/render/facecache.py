@@ -141,7 +141,7 @@ class FaceMemo:
     def _layout_part(self, layout, kind: str) -> bytes:
         def make() -> bytes:
             # The fit pass reads the picture an image frame names (the asset check only its name).
-            pictures = self._pictures(layout) if kind == "face-fit" else []
+            pictures = self._pictures(layout) if kind in ("face-fit", "face-draw") else []
             return digest(layout.name, layout.width, layout.height,  # resolved for this size
                           [_stamp(path) for path in layout.files],  # the files of its `extends` chain, by content
                           pictures)
@@ -175,10 +175,11 @@ class FaceMemo:
 
     def key(self, kind: str, layout, piece, side: str, copy: int | None, shape: str | None = None,
             bleed: float | None = None) -> str | None:
-        """The key of one face's result of `kind` ("face-assets", "face-fit"), or None: not cached."""
+        """The key of one face's result of `kind` ("face-assets", "face-fit", "face-draw": a drawn face
+        keyed by its piece's whole record, render/replay.py), or None: not cached."""
         try:
             parts = [self._once(("game", kind), lambda: self._game_part(kind)), self._layout_part(layout, kind)]
-            if kind == "face-fit":
+            if kind in ("face-fit", "face-draw"):
                 parts.append(self._once(("drawing",), self._drawing_part))
             is_card = hasattr(piece, "deck")
             # the record as the templates see it (markup, translation, derived fields), once per piece and kind
@@ -193,6 +194,21 @@ class FaceMemo:
                     from ..frontend.record_digest import card_digest
                     extra.append(mark.label(str(self.game.data.get("version", "")), card_digest(piece), piece.id))
             return hashlib.sha256(b"".join(parts) + record + digest(extra)).hexdigest()
+        except Uncacheable:
+            return None
+
+    def drawing_key(self, layout, piece, side: str, shape: str, bleed: float, deck: str | None,
+                    values: tuple) -> str | None:
+        """The key of a drawn face (render/replay.py), or None: not kept.  A face's drawing depends on
+        what its replay key holds (the layout, the face, the values of the templates that differ
+        from face to face) and on the game, its fonts and icons, the pictures the layout names and,
+        for `fit: deck`, the deck's records."""
+        try:
+            parts = [self._once(("game", "face-draw"), lambda: self._game_part("face-draw")),
+                     self._layout_part(layout, "face-draw"), self._once(("drawing",), self._drawing_part)]
+            if hasattr(piece, "deck"):
+                parts.append(self._deck_part(layout, piece, side))
+            return hashlib.sha256(b"".join(parts) + digest([side, shape, bleed, deck, list(values)])).hexdigest()
         except Uncacheable:
             return None
 
@@ -218,8 +234,9 @@ class FaceMemo:
         if key is None:
             return None
         result = self._bundle(kind).get(key)
-        if result is not None:
-            self._used[kind][key] = result
+        if result is None:
+            return self._used[kind].get(key)  # put by this process (the other paper of one build)
+        self._used[kind][key] = result
         return result
 
     def put(self, kind: str, key: str | None, result: Any) -> None:
@@ -231,7 +248,8 @@ class FaceMemo:
         """Store this check's results of `kind`: those of the faces it looked up, so that the entry
         holds the game's faces as they are and does not grow with every edit."""
         used = self._used.get(kind)
-        if used is not None and used != self._stored.get(kind):
+        # A key is a digest of everything its result depends on: the same keys, the same entry.
+        if used is not None and used.keys() != self._stored.get(kind, {}).keys():
             diskcache.put("faces", self._bundle_key(kind), json.dumps({"format": FORMAT, "faces": used}).encode())
             self._stored[kind] = dict(used)
 

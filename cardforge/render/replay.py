@@ -1,43 +1,76 @@
-"""Replaying a face drawn before.
+"""Placing again a face drawn before.
 
-Most faces of a kit are drawn more than once: a deck's back behind every card, copies of a card.
-A face whose layout's templates all give the same values draws the same operators, so the
-operators emitted the first time are written again, moved by a `cm` translation, instead of
-laying out and drawing every frame again.
+Most faces of a kit are drawn more than once: a deck's back behind every card, copies of a card,
+every face again for the other paper, and all of them again in the next build.  A face is drawn at
+its own origin and moved into place by one `cm`, its text and icons are written for the document
+when it is placed (layout/facecode.py), and its records keep their boxes at the origin until
+placed.  So what a face's first drawing wrote can be placed anywhere, in any document, and writes
+the very bytes a fresh drawing there would: the output never depends on what was kept.
+
+A face is kept under one of two keys:
+- in this document, where its layout's templates give the same values (a deck's back on every
+  card): the values of the templates that differ from face to face;
+- for the other paper and the next build, in the disk cache (render/facecache.py): those values
+  with the game, its fonts and icons; or, for a layout whose drawing reads more than its frames'
+  templates (tracks, tables, repeats) or that carries the version mark, the piece's whole record.
 """
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-
 from ..frontend.model import Card
+from ..layout.facecode import ICON, MARK, STATE, TEXT, pdf_feature, resolve
+from ..layout.fonts import FontError
+from ..layout.layouts import names_copy
+from ..layout.repeat import walk_frames
+from .facecache import face_memo
 from ..units import mm
 from .table import RenderError
 from ..lazy import lazy_module
 
-rl_accel = lazy_module("reportlab.lib.rl_accel")  # reportlab's number format, when a face is replayed
+rl_accel = lazy_module("reportlab.lib.rl_accel")  # reportlab's number format, when a face is placed again
 
 if TYPE_CHECKING:
     from ..layout.layouts import Layout
     from .face import Piece
 
-REPLAY_LIMIT = 64  # drawn faces kept for replay: a deck's shared back, copies of a card
+REPLAY_LIMIT = 64  # faces kept in memory per document: a deck's shared back, copies of a card
+KEPT = "face-draw"  # the faces kept in the disk cache, for the other paper and the next build
+KEEP_BUDGET = 4_000_000  # characters of operators one document keeps there: a 10,000-card build keeps its first faces
 # Frame types whose drawing reads more than the frame's own templates (a track's per-space fill,
-# a table's rows, a repeat's rows): faces with them are always drawn afresh.
+# a table's rows, a repeat's rows): their faces are keyed by the piece's whole record.
 NOT_REPLAYED = ("repeat", "track", "table")
 # What a template may read and still give the same value on every face this renderer draws.
 SHARED_NAMES = frozenset({"game", "tables", "boards", "tr"})
 
 
+@dataclass
+class Kept:
+    """A face as its drawing wrote it: operators between its `cm` and its closing Q, with marks
+    (layout/facecode.py); forms it placed directly (pictures, which are not marked); its records,
+    with boxes at its origin (CardRenderer._placed); the PDF features it asked for.  Once placed in this document, what the marks
+    were written as (the codes and form names stay the same for the rest of the document)."""
+    operators: list[str]
+    marks: list
+    forms: list[str]
+    records: list[dict]
+    versions: list[str]  # the PDF features its drawing asked the document for (layout/facecode.py)
+    written: list[str] | None = None
+    icon_forms: list[str] = field(default_factory=list)
+
+
 class FaceReplay:
-    """The replay half of CardRenderer (render/face.py), which gives it canvas, game, painter,
-    report, outline, _replayable, _value and _box."""
+    """The replay half of CardRenderer (render/face.py), which gives it canvas, game, fonts, icons,
+    painter, report, outline, _replays, _replayable, _copy_blind, _value, _placed, _memo and
+    _kept_chars."""
 
     def _replay_key(self, layout: Layout, piece: Piece, side: str, ctx: dict, bleed: float, shape: str):
-        """What the face's drawing depends on, or None where it is not replayed: its layout, shape,
-        bleed, deck (`fit: deck`) and the value of every template of its frames in this face."""
+        """What the face's drawing depends on in this document, or None where it is not replayed by
+        its values: its layout, shape, bleed, deck (`fit: deck`) and the value of every template of
+        its frames in this face."""
         if self.outline or self.painter.measuring:
             return None
         if isinstance(piece, Card) and side == "front" and self.game.version_mark.show == "always":
@@ -61,27 +94,112 @@ class FaceReplay:
             return None  # drawn afresh, which reports what is wrong
         return key
 
+    def _copy_of(self, layout: Layout, piece: Piece, copy: int) -> int | None:
+        """The copy, where the face can tell its copies apart (a template or property that mentions
+        `copy`, a numbered series); None where every copy is drawn the same."""
+        if id(layout) not in self._copy_blind:
+            self._copy_blind[id(layout)] = (layout, not any(
+                frame.type in NOT_REPLAYED or names_copy(frame) for frame in layout.frames))
+        blind = self._copy_blind[id(layout)][1] and not (hasattr(piece, "copy_context") and piece.copy_context(copy))
+        return None if blind else copy
+
+    def _kept_key(self, key: tuple | None, layout: Layout, piece: Piece, side: str, copy: int, bleed: float,
+                  shape: str) -> str | None:
+        """The key under which the face is kept for other documents and the next build, or None."""
+        if self.outline or self.painter.measuring:
+            return None
+        if self._memo is None:
+            self._memo = face_memo(self.game, self.fonts, self.icons)
+        if key is not None:
+            return self._memo.drawing_key(layout, piece, side, shape, bleed, key[4], key[5])
+        return self._memo.key(KEPT, layout, piece, side, self._copy_of(layout, piece, copy), shape, bleed)
+
+    def _kept(self, key: Any, kept_key: str | None, layout: Layout) -> Kept | None:
+        """The face as drawn before in this document, or kept by another, or None."""
+        kept = self._replays.get(key) if key is not None else None
+        if kept is not None and self.canvas._extgstate._d:
+            kept = None  # it set its graphics states from the default state (layout/facecode.py)
+        if kept is None and kept_key is not None:
+            kept = self._usable(self._memo.get(KEPT, kept_key), layout)
+            if kept is not None:
+                self._remember(key, kept)
+        if kept is not None:
+            self._replays.move_to_end(key)
+        return kept
+
+    def _remember(self, key: Any, kept: Kept) -> None:
+        self._replays[key] = kept
+        if len(self._replays) > REPLAY_LIMIT:
+            self._replays.popitem(last=False)
+
+    def _keep(self, kept_key: str, kept: Kept) -> None:
+        """Keep a face for other documents: not one that placed a picture directly, which the document
+        names; and a large build keeps only its first faces."""
+        size = sum(map(len, kept.operators))
+        if kept.forms or self._kept_chars + size > KEEP_BUDGET:
+            return
+        self._kept_chars += size
+        self._memo.put(KEPT, kept_key, [kept.operators, kept.marks, kept.records, kept.versions])
+
+    def flush_kept(self) -> None:
+        """Store the faces this document drew and placed, for the other paper and the next build."""
+        if self._memo is not None:
+            self._memo.flush(KEPT)
+
+    def _usable(self, entry: Any, layout: Layout) -> Kept | None:
+        """A face from the disk cache, or None where the entry is not one (damaged, or written by
+        other code) or names a font or icon this game does not have."""
+        try:
+            operators, marks, records, versions = entry
+            if not all(pdf_feature(version) for version in versions):
+                return None
+            names = {frame.name for frame in walk_frames(layout.frames)} | {"version-mark"}
+            if not (all(type(op) is str for op in operators)
+                    and all(type(r) is dict and r.get("name") in names for r in records)):
+                return None
+            for mark in marks:
+                if mark[0] == TEXT and len(mark) == 6 and type(mark[1]) is str and type(mark[5]) is str:
+                    self.fonts.ensure(mark[1])
+                elif mark[0] == STATE and len(mark) == 3 and type(mark[1]) is str:
+                    hash(mark[2])
+                elif not (mark[0] == ICON and len(mark) == 4 and mark[1] in self.icons and type(mark[2]) is str
+                          and (mark[3] is None or type(mark[3]) is str)):
+                    return None
+            for op in operators:
+                if MARK in op:
+                    pieces = op.split(MARK)
+                    if len(pieces) % 2 == 0 or not all(p.isdigit() and int(p) < len(marks) for p in pieces[1::2]):
+                        return None
+            self._placed(records, 0.0, 0.0)  # its boxes are numbers
+        except (TypeError, ValueError, IndexError, KeyError, FontError):
+            return None
+        return Kept(operators, marks, [], records, versions)
+
     def _accumulators(self) -> tuple:
-        """The lengths of the canvas's page accumulators: a face is kept for replay only if its
-        drawing added operators and placed forms, and nothing else a page collects (annotations,
-        colour spaces), and reported nothing.  reportlab only ever appends to them."""
+        """The lengths of the canvas's page accumulators: a face is kept only if its drawing added
+        operators and placed forms, and nothing else a page collects (annotations, colour spaces),
+        and reported nothing.  reportlab only ever appends to them."""
         c = self.canvas
         return (len(c._code), len(c._formsinuse), len(c._annotationrefs), len(c._colorsUsed), len(c._shadingUsed),
                 len(self.report.items))
 
-    def _replay(self, drawn: tuple, layout: Layout, x: float, y: float, bleed: float) -> list[dict[str, Any]]:
-        x0, y0, code, forms, records = drawn
+    def _replay(self, kept: Kept, x: float, y: float) -> list[dict[str, Any]]:
+        """Place a kept face with its trim box's lower-left at (x, y)."""
         c = self.canvas
-        c._code.append(f"q 1 0 0 1 {rl_accel.fp_str(x - x0, y - y0)} cm")
-        c._code.extend(code)
+        c._code.append("q")
+        c._code.append(f"{rl_accel.fp_str(1, 0, 0, 1, x, y)} cm")  # as the fresh drawing's c.translate
+        c._formsinuse.extend(kept.forms)
+        if kept.versions:
+            c._doc.ensureMinPdfVersion(*kept.versions)
+        if kept.written is None:
+            before = len(c._formsinuse)
+            kept.written = resolve(c, self.painter, kept.operators, kept.marks)
+            kept.icon_forms = c._formsinuse[before:]
+        else:
+            c._formsinuse.extend(kept.icon_forms)
+        c._code.extend(kept.written)
         c._code.append("Q")
-        c._formsinuse.extend(forms)
-        frames = {frame.name: frame for frame in layout.frames}
-        moved = []
-        for record in records:
-            box = self._box(frames[record["name"]], layout, x, y, bleed)
-            moved.append(dict(record, box=[round(mm(v), 2) for v in box]))
-        return moved
+        return self._placed(kept.records, x, y)
 
 
 @lru_cache(maxsize=4096)
@@ -91,3 +209,9 @@ def _words(source: str) -> frozenset[str]:
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def placed_box(box, x: float, y: float) -> list[float]:
+    """A box drawn at a face's origin, as a record gives it: on the page, in mm, to 0.01 mm."""
+    bx, by, bw, bh = box
+    return [round(mm(bx + x), 2), round(mm(by + y), 2), round(mm(bw), 2), round(mm(bh), 2)]

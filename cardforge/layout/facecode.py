@@ -1,0 +1,216 @@
+"""A face's drawing kept apart from the document it is written into.
+
+A PDF's text is written in codes of font subsets that each document numbers in the order it meets
+characters, and icons are forms that each document names in the order it first places them.  So
+the bytes of a drawn face depend on what the document drew before it.  While a face is drawn,
+its text runs and icons are written as marks (`FaceCode.mark`), and the rest of its operators as
+they are (the face is drawn at its own origin, moved into place by one `cm`: render/face.py).
+`resolve` then writes each mark for one document, in order: the codes are assigned and the forms
+named exactly as drawing there directly would, so a face kept and placed again, in this document
+or another (A4 and Letter, the next build: render/replay.py), writes the bytes a fresh drawing
+would.
+"""
+from __future__ import annotations
+
+import weakref
+from pathlib import Path
+
+from ..lazy import lazy_module
+
+pdfmetrics = lazy_module("reportlab.pdfbase.pdfmetrics")
+
+MARK = "\x00"  # around a mark's number in an operator string; reportlab escapes it in any PDF string
+TEXT, ICON, STATE = "t", "i", "g"
+
+
+class FaceCode:
+    """The marks of one face being drawn, and whether anything it drew is not markable."""
+    __slots__ = ("marks", "spoiled")
+
+    def __init__(self):
+        self.marks: list[tuple] = []
+        self.spoiled = False  # something was written in the document's own terms: never kept
+
+    def mark(self, item: tuple) -> str:
+        self.marks.append(item)
+        return f"{MARK}{len(self.marks) - 1}{MARK}"
+
+
+def watch_versions(canvas) -> None:
+    """Collect every PDF feature a drawing asks the document for (reportlab makes a document PDF 1.4
+    where transparency is set, even where no operator shows it), so that a face or an icon's form
+    placed again asks for the same (`asked_versions`)."""
+    doc = getattr(canvas, "_doc", None)
+    if doc is None:  # no canvas: the asset check evaluates faces without drawing them
+        return
+    asked: list[str] = []
+    original = doc.ensureMinPdfVersion
+
+    def ensure(*keys: str) -> None:
+        asked.extend(keys)
+        original(*keys)
+
+    doc.ensureMinPdfVersion = ensure
+    canvas._asked_versions = asked
+
+
+def pdf_feature(key) -> bool:
+    """Whether `key` is a PDF feature reportlab knows (a kept entry's, read back from the disk cache)."""
+    from reportlab.pdfbase.pdfdoc import PDF_SUPPORT_VERSION
+    return isinstance(key, str) and key in PDF_SUPPORT_VERSION
+
+
+def asked_versions(canvas) -> list[str] | None:
+    """What the canvas's drawing has asked for so far (watch_versions), or None: not watched."""
+    asked = canvas.__dict__.get("_asked_versions") if hasattr(canvas, "__dict__") else None
+    return asked if isinstance(asked, list) else None
+
+
+def recording(canvas) -> FaceCode | None:
+    """The face being drawn on `canvas`, where its text and icons are written as marks."""
+    code = canvas.__dict__.get("_face_code") if hasattr(canvas, "__dict__") else None
+    return code if isinstance(code, FaceCode) else None
+
+
+def text_mark(code: FaceCode, text, string: str) -> str:
+    """A run of `text` (a reportlab text object in a TrueType font), as a mark.  A run right after
+    the object's setFont writes its font first; later runs continue in the subset the one before
+    ended in, as reportlab's own text output does."""
+    fresh = text._curSubset == -1
+    text._curSubset = -2  # the subset is known only when the mark is written
+    return code.mark((TEXT, text._fontname, text._fontsize, text._leading, fresh, string))
+
+
+def icon_mark(code: FaceCode, name: str, color: str, source: Path | None) -> str:
+    return code.mark((ICON, name, color, None if source is None else str(source)))
+
+
+def mark_states(canvas, code: FaceCode, entries: list[str]) -> None:
+    """Turn the graphics states a face set (`/gRLs0 gs`: a colour's alpha) into marks: reportlab
+    names each (key, value) pair in the order a canvas first sets it.  It writes a state only where
+    it differs from the canvas's, so a face is kept only if it began in the default state."""
+    names = None
+    for i, entry in enumerate(entries):
+        if entry[-3:] == " gs" and entry[:1] == "/":
+            if names is None:
+                if canvas._extgstate._d:
+                    code.spoiled = True
+                    return
+                names = {name: pair for pair, name in canvas._extgstate._c.items()}
+            key, value = names[entry[1:-3]]
+            entries[i] = code.mark((STATE, key, value))
+
+
+def resolve(canvas, painter, entries: list[str], marks: list) -> list[str]:
+    """The operator strings `entries` with every mark written for `canvas`'s document, in order."""
+    doc, escape, out = canvas._doc, canvas._escape, []
+    subset = -1
+    for entry in entries:
+        if MARK not in entry:
+            out.append(entry)
+            continue
+        pieces = entry.split(MARK)
+        for i in range(1, len(pieces), 2):
+            item = marks[int(pieces[i])]
+            if item[0] == TEXT:
+                _, font_name, size, leading, fresh, string = item
+                pieces[i], subset = encode_run(pdfmetrics.getFont(font_name), doc, escape, size, leading, string,
+                                               -1 if fresh else subset)
+            elif item[0] == STATE:  # named as reportlab's ExtGState.set names it
+                states = canvas._extgstate._c
+                pair = (item[1], item[2])
+                if pair not in states:
+                    states[pair] = f"gRLs{len(states)}"
+                pieces[i] = f"/{states[pair]} gs"
+            else:
+                _, name, color, source = item
+                form = painter.form(name, color, None if source is None else Path(source))
+                canvas._formsinuse.append(form)
+                pieces[i] = f"/{doc.getXObjectName(form)} Do"
+        out.append("".join(pieces))
+    return out
+
+
+def show(text, string: str) -> None:
+    """Write `string` into a reportlab text object in its current font, as its textOut does, but
+    without moving its cursor (every run is placed by set_run, so the cursor is never read).
+    While a face is drawn (layout/facecode.py) a TrueType run is written as a mark, and its codes
+    when the face is placed."""
+    if getattr(text, "measuring", False) is True:  # check's NullCanvas (output/pdf.py) answers for its text objects
+        return
+    font = pdfmetrics.getFont(text._fontname)
+    code = recording(text._canvas)
+    if not font._dynamicFont:
+        if code is not None:
+            code.spoiled = True  # a Type 1 font's name is the document's: this face is not kept
+        text._textOut(string)  # reportlab's own way
+        return
+    if code is not None:
+        text._code.append(text_mark(code, text, string))
+        return
+    written, text._curSubset = encode_run(font, text._doc, text._canvas._escape, text._fontsize, text._leading,
+                                          string, text._curSubset)
+    text._code.append(written)
+
+
+def encode_run(font, doc, escape, size: float, leading: float, string: str, subset: int) -> tuple[str, int]:
+    """What reportlab's text output writes for `string` in a TrueType font in `doc`, where the text
+    object's current subset is `subset` (-1: none yet); returns it and the subset it ends in.
+    Where every character already has a code in the first subset (all but a document's first few
+    texts), it is encoded with one str.translate instead of reportlab's per-character splitString."""
+    from reportlab.lib.rl_accel import fp_str
+    encoded = _encoded(font, doc, string)
+    if encoded is not None:
+        if subset == 0:
+            return f"({escape(encoded)}) Tj", 0
+        return (f"{font.getSubsetInternalName(0, doc)} {fp_str(size)} Tf {fp_str(leading)} TL "
+                f"({escape(encoded)}) Tj"), 0
+    written, switch = [], None
+    for part, chars in font.splitString(string, doc):  # as reportlab's PDFTextObject._formatText
+        if part != subset:
+            switch = switch or f"{fp_str(size)} Tf {fp_str(leading)} TL"
+            written.append(f"{font.getSubsetInternalName(part, doc)} {switch}")
+            subset = part
+        written.append(f"({escape(chars)}) Tj")
+    return " ".join(written), subset
+
+
+class _FirstSubset:
+    """A TrueType font's codes in one document's first subset, as a str.translate table."""
+    __slots__ = ("table", "chars", "seen")
+
+    def __init__(self):
+        self.table: dict[int, int] = {}
+        self.chars: set[str] = set()
+        self.seen = -1  # how many of the font's assignments the table holds
+
+
+# Per document (reportlab's PDFDocument): font name -> its first subset's codes.
+_first_subsets: "weakref.WeakKeyDictionary[object, dict[str, _FirstSubset]]" = weakref.WeakKeyDictionary()
+
+
+def _encoded(font, doc, string: str) -> bytes | None:
+    """`string` in the font's first-subset codes of `doc`, or None where reportlab must assign
+    codes (a character met for the first time, one the font lacks) or use another subset."""
+    state = font.state.get(doc)
+    if state is None:
+        return None
+    subsets = _first_subsets.get(doc)
+    if subsets is None:
+        subsets = _first_subsets[doc] = {}
+    known = subsets.get(font.fontName)
+    if known is None:
+        known = subsets[font.fontName] = _FirstSubset()
+    assignments = state.assignments
+    if known.seen != len(assignments):  # codes were assigned since: take the new ones in
+        for code, n in assignments.items():
+            if n < 256 and code not in known.table and code != 0:
+                known.table[code] = n
+                known.chars.add(chr(code))
+        if 32 in known.table:
+            known.table[0xA0] = known.table[32]  # reportlab prints a no-break space as a space
+            known.chars.add("\xa0")
+        known.seen = len(assignments)
+    if not known.chars.issuperset(string):
+        return None
+    return string.translate(known.table).encode("latin-1")

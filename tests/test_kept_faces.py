@@ -1,0 +1,98 @@
+"""Faces kept between documents and builds (render/replay.py, layout/facecode.py): a face drawn once
+is placed again in the other paper's kit and in the next build, and writes the very bytes a fresh
+drawing would, whatever the disk cache holds: nothing, the faces of an earlier build, or damage."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cardforge import diskcache
+from cardforge.output.build import build_game
+from cardforge.render import replay
+from cardforge.render.face import CardRenderer
+
+GAME = Path(__file__).resolve().parents[1] / "content" / "iron-rain"  # text, icons, a translucent colour
+
+
+@pytest.fixture
+def laid_out(monkeypatch):
+    """How many faces were laid out (their frames drawn), not placed again from a kept drawing."""
+    count = [0]
+    original = CardRenderer._frames_of
+
+    def counted(self, *args, **kwargs):
+        count[0] += 1
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(CardRenderer, "_frames_of", counted)
+    return count
+
+
+def _build(monkeypatch, cache: Path | str, out: Path) -> dict[str, bytes]:
+    monkeypatch.setenv("CARDFORGE_CACHE", str(cache))
+    diskcache.cache_root.cache_clear()
+    diskcache._folder.cache_clear()
+    try:
+        result = build_game(GAME, out, papers=("a4", "letter"))
+    finally:
+        diskcache.cache_root.cache_clear()
+        diskcache._folder.cache_clear()
+    assert not result.report.has_errors(), result.report.format_text()
+    return {p.name: p.read_bytes() for p in sorted(out.glob("*.pdf"))}
+
+
+def _fresh(monkeypatch, out: Path) -> dict[str, bytes]:
+    """A build that keeps no face for another document."""
+    with monkeypatch.context() as patch:
+        patch.setattr(replay, "KEEP_BUDGET", 0)
+        return _build(monkeypatch, "off", out)
+
+
+def test_kept_faces_write_the_bytes_of_a_fresh_drawing(tmp_path, monkeypatch, laid_out):
+    fresh = _fresh(monkeypatch, tmp_path / "fresh")
+    fresh_count = laid_out[0]
+    cache = tmp_path / "cache"
+    first = _build(monkeypatch, cache, tmp_path / "first")  # Letter places the faces A4 kept
+    first_count = laid_out[0] - fresh_count
+    again = _build(monkeypatch, cache, tmp_path / "again")  # every paper places the faces kept before
+    again_count = laid_out[0] - fresh_count - first_count
+    assert len(fresh) == 12 and fresh == first == again
+    assert first_count < 0.75 * fresh_count
+    assert again_count < 0.35 * fresh_count
+    kept = [json.loads(p.read_bytes()) for p in (cache / "faces").rglob("*") if p.is_file()]
+    assert any(entry.get("faces") for entry in kept)
+
+
+def test_a_damaged_kept_face_is_drawn_afresh(tmp_path, monkeypatch, laid_out):
+    fresh = _fresh(monkeypatch, tmp_path / "fresh")
+    cache = tmp_path / "cache"
+    before = laid_out[0]
+    _build(monkeypatch, cache, tmp_path / "first")
+    first_count = laid_out[0] - before
+    damages = [
+        lambda ops, marks, records, versions: [ops[:1] + [7], marks, records, versions],  # an operator that is no string
+        lambda ops, marks, records, versions: [ops + [f"\x00{len(marks)}\x00"], marks, records, versions],  # a mark that is not there
+        lambda ops, marks, records, versions: [ops + ["\x000\x00"], [["t", "no-such-font", 9, 10, True, "x"]], records, versions],
+        lambda ops, marks, records, versions: [ops + ["\x000\x00"], [["i", "no-such-icon", "#000000", None]], records, versions],
+        lambda ops, marks, records, versions: [ops, marks, [{"name": "no-such-frame"}], versions],
+        lambda ops, marks, records, versions: "not a face",
+    ]
+    damaged = 0
+    for path in (cache / "faces").rglob("*"):
+        if not path.is_file():
+            continue
+        entry = json.loads(path.read_bytes())
+        if entry.get("faces"):
+            for key, face in entry["faces"].items():
+                if isinstance(face, list) and len(face) == 4 and isinstance(face[0], list):  # a drawn face
+                    entry["faces"][key] = damages[damaged % len(damages)](*face)
+                    damaged += 1
+            path.write_text(json.dumps(entry))
+    assert damaged > 50
+    shutil.rmtree(tmp_path / "first")
+    before = laid_out[0]
+    assert _build(monkeypatch, cache, tmp_path / "again") == fresh
+    assert laid_out[0] - before >= first_count  # the damaged faces were drawn again, as with no cache
