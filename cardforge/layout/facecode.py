@@ -157,14 +157,22 @@ def encode_run(font, doc, escape, size: float, leading: float, string: str, subs
     """What reportlab's text output writes for `string` in a TrueType font in `doc`, where the text
     object's current subset is `subset` (-1: none yet); returns it and the subset it ends in.
     Where every character already has a code in the first subset (all but a document's first few
-    texts), it is encoded with one str.translate instead of reportlab's per-character splitString."""
+    texts), it is encoded with one str.translate instead of reportlab's per-character splitString,
+    and remembered: a code once given keeps its character for the rest of the document."""
     from reportlab.lib.rl_accel import fp_str
-    encoded = _encoded(font, doc, string)
-    if encoded is not None:
+    state = _state(doc)
+    shown = state.shown.get((font.fontName, string))
+    if shown is None:
+        encoded = _encoded(font, doc, string)
+        if encoded is not None:
+            shown = f"({escape(encoded)}) Tj"
+            if len(state.shown) > SHOWN_LIMIT:
+                state.shown.clear()
+            state.shown[(font.fontName, string)] = shown
+    if shown is not None:
         if subset == 0:
-            return f"({escape(encoded)}) Tj", 0
-        return (f"{font.getSubsetInternalName(0, doc)} {fp_str(size)} Tf {fp_str(leading)} TL "
-                f"({escape(encoded)}) Tj"), 0
+            return shown, 0
+        return f"{font.getSubsetInternalName(0, doc)} {fp_str(size)} Tf {fp_str(leading)} TL {shown}", 0
     written, switch = [], None
     for part, chars in font.splitString(string, doc):  # as reportlab's PDFTextObject._formatText
         if part != subset:
@@ -185,8 +193,27 @@ class _FirstSubset:
         self.seen = -1  # how many of the font's assignments the table holds
 
 
-# Per document (reportlab's PDFDocument): font name -> its first subset's codes.
-_first_subsets: "weakref.WeakKeyDictionary[object, dict[str, _FirstSubset]]" = weakref.WeakKeyDictionary()
+SHOWN_LIMIT = 20_000  # runs remembered per document, as written (a 10,000-card kit has more)
+
+
+class _DocumentText:
+    """One document's text state: each font's first-subset codes, and runs as written."""
+    __slots__ = ("subsets", "shown")
+
+    def __init__(self):
+        self.subsets: dict[str, _FirstSubset] = {}
+        self.shown: dict[tuple[str, str], str] = {}
+
+
+# Per document (reportlab's PDFDocument), dropped with it.
+_documents: "weakref.WeakKeyDictionary[object, _DocumentText]" = weakref.WeakKeyDictionary()
+
+
+def _state(doc) -> _DocumentText:
+    state = _documents.get(doc)
+    if state is None:
+        state = _documents[doc] = _DocumentText()
+    return state
 
 
 def _encoded(font, doc, string: str) -> bytes | None:
@@ -195,9 +222,7 @@ def _encoded(font, doc, string: str) -> bytes | None:
     state = font.state.get(doc)
     if state is None:
         return None
-    subsets = _first_subsets.get(doc)
-    if subsets is None:
-        subsets = _first_subsets[doc] = {}
+    subsets = _state(doc).subsets
     known = subsets.get(font.fontName)
     if known is None:
         known = subsets[font.fontName] = _FirstSubset()

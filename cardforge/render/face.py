@@ -92,6 +92,7 @@ class CardRenderer(FaceReplay, ImageFrames, VersionMarks):
         self._replays: OrderedDict[Any, Kept] = OrderedDict()  # face key -> what its drawing wrote (render/replay.py)
         self._replayable: dict[int, bool] = {}  # per layout
         self._copy_blind: dict[int, tuple[Layout, bool]] = {}  # per layout (kept alive): no copy can differ
+        self._frame_names: dict[int, tuple[Layout, set]] = {}  # per layout (kept alive): its frames' names
         self._last_measured: tuple | None = None  # `check`: the face last laid out
         self._saying: list | None = None  # what the face being measured reported (render/facecache.py)
         self._memo = None  # the game's face keys and kept faces (render/facecache.py), once a face is kept

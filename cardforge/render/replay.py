@@ -27,7 +27,7 @@ from ..layout.fonts import FontError
 from ..layout.layouts import names_copy
 from ..layout.repeat import walk_frames
 from .facecache import face_memo
-from ..units import mm
+from ..units import MM
 from .table import RenderError
 from ..lazy import lazy_module
 
@@ -64,8 +64,8 @@ class Kept:
 
 class FaceReplay:
     """The replay half of CardRenderer (render/face.py), which gives it canvas, game, fonts, icons,
-    painter, report, outline, _replays, _replayable, _copy_blind, _value, _placed, _memo and
-    _kept_chars."""
+    painter, report, outline, _replays, _replayable, _copy_blind, _frame_names, _value, _placed, _memo
+    and _kept_chars."""
 
     def _replay_key(self, layout: Layout, piece: Piece, side: str, ctx: dict, bleed: float, shape: str):
         """What the face's drawing depends on in this document, or None where it is not replayed by
@@ -151,27 +151,29 @@ class FaceReplay:
         other code) or names a font or icon this game does not have."""
         try:
             operators, marks, records, versions = entry
-            if not all(pdf_feature(version) for version in versions):
-                return None
-            names = {frame.name for frame in walk_frames(layout.frames)} | {"version-mark"}
-            if not (all(type(op) is str for op in operators)
-                    and all(type(r) is dict and r.get("name") in names for r in records)):
+            names = self._frame_names.get(id(layout))
+            if names is None:
+                names = self._frame_names[id(layout)] = (
+                    layout, {frame.name for frame in walk_frames(layout.frames)} | {"version-mark"})
+            if not (all(type(op) is str for op in operators) and all(pdf_feature(v) for v in versions)
+                    and all(type(r) is dict and r.get("name") in names[1] and _boxes(r) for r in records)):
                 return None
             for mark in marks:
-                if mark[0] == TEXT and len(mark) == 6 and type(mark[1]) is str and type(mark[5]) is str:
+                kind = mark[0]
+                if kind == TEXT and len(mark) == 6 and type(mark[1]) is str and type(mark[5]) is str:
                     self.fonts.ensure(mark[1])
-                elif mark[0] == STATE and len(mark) == 3 and type(mark[1]) is str:
+                elif kind == STATE and len(mark) == 3 and type(mark[1]) is str:
                     hash(mark[2])
-                elif not (mark[0] == ICON and len(mark) == 4 and mark[1] in self.icons and type(mark[2]) is str
+                elif not (kind == ICON and len(mark) == 4 and mark[1] in self.icons and type(mark[2]) is str
                           and (mark[3] is None or type(mark[3]) is str)):
                     return None
+            count = len(marks)
             for op in operators:
                 if MARK in op:
                     pieces = op.split(MARK)
-                    if len(pieces) % 2 == 0 or not all(p.isdigit() and int(p) < len(marks) for p in pieces[1::2]):
+                    if len(pieces) % 2 == 0 or not all(p.isdigit() and int(p) < count for p in pieces[1::2]):
                         return None
-            self._placed(records, 0.0, 0.0)  # its boxes are numbers
-        except (TypeError, ValueError, IndexError, KeyError, FontError):
+        except (TypeError, ValueError, IndexError, FontError):
             return None
         return Kept(operators, marks, [], records, versions)
 
@@ -211,7 +213,16 @@ def _words(source: str) -> frozenset[str]:
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+def _boxes(record: dict) -> bool:
+    """Whether a kept record's boxes are four numbers each (CardRenderer._placed reads them)."""
+    boxes = [record["box"]] if "box" in record else []
+    boxes += record.get("cells", ())
+    return all(type(box) in (list, tuple) and len(box) == 4 and all(type(v) in (int, float) for v in box)
+               for box in boxes)
+
+
 def placed_box(box, x: float, y: float) -> list[float]:
-    """A box drawn at a face's origin, as a record gives it: on the page, in mm, to 0.01 mm."""
+    """A box drawn at a face's origin, as a record gives it: on the page, in mm (units.mm, written
+    out: a kit places tens of thousands), to 0.01 mm."""
     bx, by, bw, bh = box
-    return [round(mm(bx + x), 2), round(mm(by + y), 2), round(mm(bw), 2), round(mm(bh), 2)]
+    return [round((bx + x) / MM, 2), round((by + y) / MM, 2), round(bw / MM, 2), round(bh / MM, 2)]
