@@ -96,6 +96,7 @@ class CardRenderer(FaceReplay, ImageFrames, VersionMarks):
         self._last_measured: tuple | None = None  # `check`: the face last laid out
         self._saying: list | None = None  # what the face being measured reported (render/facecache.py)
         self._memo = None  # the game's face keys and kept faces (render/facecache.py), once a face is kept
+        self.last_kept: Kept | None = None  # what the face drawn last placed or kept (output/pdf.py)
         self._kept_chars = 0  # of the operators this document kept (replay.KEEP_BUDGET)
 
     def context(self, piece: Piece, side: str, copy: int) -> dict[str, Any]:
@@ -113,6 +114,7 @@ class CardRenderer(FaceReplay, ImageFrames, VersionMarks):
         The drawing is clipped to the piece's shape grown by the bleed. Returns frame records.
         """
         CardRenderer.faces_drawn += 1
+        self.last_kept = None
         c = self.canvas
         ctx = self.context(piece, side, copy)
         self._piece, self._face_ctx = piece, ctx
@@ -130,6 +132,7 @@ class CardRenderer(FaceReplay, ImageFrames, VersionMarks):
             self._remember(local, kept)
             if kept_key is not None:
                 self._keep(kept_key, kept)
+            self.last_kept = kept
         return self._placed(records, x, y)
 
     @staticmethod

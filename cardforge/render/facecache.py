@@ -245,14 +245,20 @@ class FaceMemo:
             self._bundle(kind)
             self._used[kind][key] = result
 
-    def flush(self, kind: str) -> None:
+    def flush(self, kind: str, shared: bool = False) -> None:
         """Store this check's results of `kind`: those of the faces it looked up, so that the entry
-        holds the game's faces as they are and does not grow with every edit."""
+        holds the game's faces as they are and does not grow with every edit.  A `shared` entry
+        (drawn faces: each paper's documents use most of them, and a few of their own) keeps the
+        results stored before as well, until they are as many again as those looked up now."""
         used = self._used.get(kind)
+        stored = self._stored.get(kind, {})
         # A key is a digest of everything its result depends on: the same keys, the same entry.
-        if used is not None and used.keys() != self._stored.get(kind, {}).keys():
-            diskcache.put("faces", self._bundle_key(kind), _dump(kind, {"format": FORMAT, "faces": used}))
-            self._stored[kind] = dict(used)
+        if used is None or used.keys() == stored.keys() or (shared and used.keys() <= stored.keys()):
+            return
+        if shared and len(stored.keys() | used.keys()) <= 2 * len(used):
+            used = {**stored, **used}
+        diskcache.put("faces", self._bundle_key(kind), _dump(kind, {"format": FORMAT, "faces": used}))
+        self._stored[kind] = dict(used)
 
 
 # Drawn faces (render/replay.py: a game's are megabytes) are stored with marshal, which writes and

@@ -60,6 +60,7 @@ class Kept:
     versions: list[str]  # the PDF features its drawing asked the document for (layout/facecode.py)
     written: list[str] | None = None
     icon_forms: list[str] = field(default_factory=list)
+    digests: dict = field(default_factory=dict)  # where it was placed -> its manifest digest (output/pdf.py)
 
 
 class FaceReplay:
@@ -125,6 +126,7 @@ class FaceReplay:
                 self._remember(key, kept)
         if kept is not None:
             self._replays.move_to_end(key)
+        self.last_kept = kept
         return kept
 
     def _remember(self, key: Any, kept: Kept) -> None:
@@ -144,7 +146,7 @@ class FaceReplay:
     def flush_kept(self) -> None:
         """Store the faces this document drew and placed, for the other paper and the next build."""
         if self._memo is not None:
-            self._memo.flush(KEPT)
+            self._memo.flush(KEPT, shared=True)
 
     def _usable(self, entry: Any, layout: Layout) -> Kept | None:
         """A face from the disk cache, or None where the entry is not one (damaged, or written by
