@@ -73,12 +73,15 @@ def test_a_damaged_kept_face_is_drawn_afresh(tmp_path, monkeypatch, laid_out):
     _build(monkeypatch, cache, tmp_path / "first")
     first_count = laid_out[0] - before
     damages = [
-        lambda ops, marks, records, versions: [ops[:1] + [7], marks, records, versions],  # an operator that is no string
-        lambda ops, marks, records, versions: [ops + [f"\x00{len(marks)}\x00"], marks, records, versions],  # a mark that is not there
-        lambda ops, marks, records, versions: [ops + ["\x000\x00"], [["t", "no-such-font", 9, 10, True, "x"]], records, versions],
-        lambda ops, marks, records, versions: [ops + ["\x000\x00"], [["i", "no-such-icon", "#000000", None]], records, versions],
-        lambda ops, marks, records, versions: [ops, marks, [{"name": "no-such-frame"}], versions],
-        lambda ops, marks, records, versions: "not a face",
+        lambda text, marks, records, versions: [text[:1] + [7, "x"], marks, records, versions],  # not a string
+        lambda text, marks, records, versions: [text + [str(len(marks)), ""], marks, records, versions],  # no such mark
+        lambda text, marks, records, versions: [["", "0", ""], [["t", "no-such-font", 9, 10, True, "x"]], records,
+                                                versions],
+        lambda text, marks, records, versions: [["", "0", ""], [["i", "no-such-icon", "#000000", None]], records,
+                                                versions],
+        lambda text, marks, records, versions: [text, marks, [{"name": "no-such-frame"}], versions],
+        lambda text, marks, records, versions: [text, marks, records, ["no-such-pdf-feature"]],
+        lambda text, marks, records, versions: "not a face",
     ]
     damaged = 0
     for path in (cache / "faces").rglob("*"):

@@ -101,34 +101,35 @@ def mark_states(canvas, code: FaceCode, entries: list[str]) -> None:
             entries[i] = code.mark((STATE, key, value))
 
 
-def resolve(canvas, painter, entries: list[str], marks: list) -> list[str]:
-    """The operator strings `entries` with every mark written for `canvas`'s document, in order."""
-    doc, escape, out = canvas._doc, canvas._escape, []
+def pieces_of(entries: list[str]) -> list[str]:
+    """A face's operator strings as reportlab writes them into the page (one per line), split at
+    the marks: literal text and mark numbers, in turn."""
+    return "\n".join(entries).split(MARK)
+
+
+def resolve(canvas, painter, pieces: list[str], marks: list) -> str:
+    """The face's operators (pieces_of) with every mark written for `canvas`'s document, in order:
+    one string, the lines reportlab would have written."""
+    doc, escape, out = canvas._doc, canvas._escape, list(pieces)
     subset = -1
-    for entry in entries:
-        if MARK not in entry:
-            out.append(entry)
-            continue
-        pieces = entry.split(MARK)
-        for i in range(1, len(pieces), 2):
-            item = marks[int(pieces[i])]
-            if item[0] == TEXT:
-                _, font_name, size, leading, fresh, string = item
-                pieces[i], subset = encode_run(pdfmetrics.getFont(font_name), doc, escape, size, leading, string,
-                                               -1 if fresh else subset)
-            elif item[0] == STATE:  # named as reportlab's ExtGState.set names it
-                states = canvas._extgstate._c
-                pair = (item[1], item[2])
-                if pair not in states:
-                    states[pair] = f"gRLs{len(states)}"
-                pieces[i] = f"/{states[pair]} gs"
-            else:
-                _, name, color, source = item
-                form = painter.form(name, color, None if source is None else Path(source))
-                canvas._formsinuse.append(form)
-                pieces[i] = f"/{doc.getXObjectName(form)} Do"
-        out.append("".join(pieces))
-    return out
+    for i in range(1, len(out), 2):
+        item = marks[int(out[i])]
+        if item[0] == TEXT:
+            _, font_name, size, leading, fresh, string = item
+            out[i], subset = encode_run(pdfmetrics.getFont(font_name), doc, escape, size, leading, string,
+                                        -1 if fresh else subset)
+        elif item[0] == STATE:  # named as reportlab's ExtGState.set names it
+            states = canvas._extgstate._c
+            pair = (item[1], item[2])
+            if pair not in states:
+                states[pair] = f"gRLs{len(states)}"
+            out[i] = f"/{states[pair]} gs"
+        else:
+            _, name, color, source = item
+            form = painter.form(name, color, None if source is None else Path(source))
+            canvas._formsinuse.append(form)
+            out[i] = f"/{doc.getXObjectName(form)} Do"
+    return "".join(out)
 
 
 def show(text, string: str) -> None:

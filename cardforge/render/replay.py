@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..frontend.model import Card
-from ..layout.facecode import ICON, MARK, STATE, TEXT, pdf_feature, resolve
+from ..layout.facecode import ICON, STATE, TEXT, pdf_feature, resolve
 from ..layout.fonts import FontError
 from ..layout.layouts import names_copy
 from ..layout.repeat import walk_frames
@@ -49,16 +49,16 @@ SHARED_NAMES = frozenset({"game", "tables", "boards", "tr"})
 
 @dataclass
 class Kept:
-    """A face as its drawing wrote it: operators between its `cm` and its closing Q, with marks
-    (layout/facecode.py); forms it placed directly (pictures, which are not marked); its records,
+    """A face as its drawing wrote it: its operators between its `cm` and its closing Q, split at
+    their marks (layout/facecode.py pieces_of); forms it placed directly (pictures, which are not marked); its records,
     with boxes at its origin (CardRenderer._placed); the PDF features it asked for.  Once placed in this document, what the marks
     were written as (the codes and form names stay the same for the rest of the document)."""
-    operators: list[str]
+    pieces: list[str]
     marks: list
     forms: list[str]
     records: list[dict]
     versions: list[str]  # the PDF features its drawing asked the document for (layout/facecode.py)
-    written: list[str] | None = None
+    written: str | None = None
     icon_forms: list[str] = field(default_factory=list)
     digests: dict = field(default_factory=dict)  # where it was placed -> its manifest digest (output/pdf.py)
 
@@ -137,11 +137,11 @@ class FaceReplay:
     def _keep(self, kept_key: str, kept: Kept) -> None:
         """Keep a face for other documents: not one that placed a picture directly, which the document
         names; and a large build keeps only its first faces."""
-        size = sum(map(len, kept.operators))
+        size = sum(map(len, kept.pieces))
         if kept.forms or self._kept_chars + size > KEEP_BUDGET:
             return
         self._kept_chars += size
-        self._memo.put(KEPT, kept_key, [kept.operators, kept.marks, kept.records, kept.versions])
+        self._memo.put(KEPT, kept_key, [kept.pieces, kept.marks, kept.records, kept.versions])
 
     def flush_kept(self) -> None:
         """Store the faces this document drew and placed, for the other paper and the next build."""
@@ -152,12 +152,15 @@ class FaceReplay:
         """A face from the disk cache, or None where the entry is not one (damaged, or written by
         other code) or names a font or icon this game does not have."""
         try:
-            operators, marks, records, versions = entry
+            pieces, marks, records, versions = entry
             names = self._frame_names.get(id(layout))
             if names is None:
                 names = self._frame_names[id(layout)] = (
                     layout, {frame.name for frame in walk_frames(layout.frames)} | {"version-mark"})
-            if not (all(type(op) is str for op in operators) and all(pdf_feature(v) for v in versions)
+            count = len(marks)
+            if not (type(pieces) is list and len(pieces) % 2 and all(type(p) is str for p in pieces)
+                    and all(p.isdigit() and int(p) < count for p in pieces[1::2])
+                    and all(pdf_feature(v) for v in versions)
                     and all(type(r) is dict and r.get("name") in names[1] and _boxes(r) for r in records)):
                 return None
             for mark in marks:
@@ -169,15 +172,9 @@ class FaceReplay:
                 elif not (kind == ICON and len(mark) == 4 and mark[1] in self.icons and type(mark[2]) is str
                           and (mark[3] is None or type(mark[3]) is str)):
                     return None
-            count = len(marks)
-            for op in operators:
-                if MARK in op:
-                    pieces = op.split(MARK)
-                    if len(pieces) % 2 == 0 or not all(p.isdigit() and int(p) < count for p in pieces[1::2]):
-                        return None
         except (TypeError, ValueError, IndexError, FontError):
             return None
-        return Kept(operators, marks, [], records, versions)
+        return Kept(pieces, marks, [], records, versions)
 
     def _accumulators(self) -> tuple:
         """The lengths of the canvas's page accumulators: a face is kept only if its drawing added
@@ -197,11 +194,11 @@ class FaceReplay:
             c._doc.ensureMinPdfVersion(*kept.versions)
         if kept.written is None:
             before = len(c._formsinuse)
-            kept.written = resolve(c, self.painter, kept.operators, kept.marks)
+            kept.written = resolve(c, self.painter, kept.pieces, kept.marks)
             kept.icon_forms = c._formsinuse[before:]
         else:
             c._formsinuse.extend(kept.icon_forms)
-        c._code.extend(kept.written)
+        c._code.append(kept.written)
         c._code.append("Q")
         return self._placed(kept.records, x, y)
 
