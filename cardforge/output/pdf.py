@@ -96,7 +96,7 @@ class Writer:
         record = {"page": page, "side": side, "layout": layout.name, "copy": copy,
                   "trim": [round(mm(v), 3) for v in (x, y, layout.width, layout.height)],
                   "bleed": round(mm(bleed), 3), "frames": frames}
-        record["face"] = self._digest(layout, frames, record["trim"][:2], x, y)  # builds compare without sources
+        record["face"] = self._digest(layout, frames, record["trim"][:2])  # builds compare without sources
         if shape != "rect":
             record["shape"] = shape
         key = "board" if section in ("boards", "references") else "card"
@@ -107,16 +107,11 @@ class Writer:
         self.manifest.add(section, record)
         self._count()
 
-    def _digest(self, layout: Layout, frames: list[dict], trim_mm: list[float], x: float, y: float) -> str:
-        """The face's digest; a face placed again at the same place (a deck's back in the same slot
-        of the next sheet) has the same records, and so the same digest."""
+    def _digest(self, layout: Layout, frames: list[dict], trim_mm: list[float]) -> str:
+        """The face's digest; a face placed again (a deck's back on every sheet) prints the same
+        records, moved: its digests are kept with it."""
         kept = self.renderer.last_kept
-        digest = kept.digests.get((x, y)) if kept is not None else None
-        if digest is None:
-            digest = recorded_digest(layout, frames, trim_mm)
-            if kept is not None:
-                kept.digests[(x, y)] = digest
-        return digest
+        return recorded_digest(layout, frames, trim_mm, kept.digests if kept is not None else None)
 
     def _count(self) -> None:
         self.done += 1

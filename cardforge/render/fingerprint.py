@@ -91,19 +91,28 @@ def _layout_digest(layout) -> str:
     return _layout_digests[key]
 
 
-def recorded_digest(layout, frames: list[dict], trim_mm: tuple[float, float]) -> str:
+def recorded_digest(layout, frames: list[dict], trim_mm: tuple[float, float], memo: dict | None = None) -> str:
     """A face's digest as a build's manifest records it, without drawing it again: its layout's
     files and what each frame printed (text, icons, boxes relative to the trim), so two builds can
     be compared without their sources.  Finer than the sources (a frame a face does not show does
-    not count) and cheaper than `FaceFingerprints`, which `cardforge diff` uses with sources."""
+    not count) and cheaper than `FaceFingerprints`, which `cardforge diff` uses with sources.
+    `memo` holds the digests of one drawn face (render/replay.py Kept) by where its boxes fall
+    relative to the trim: everything else it prints is the same wherever it is placed."""
     x0, y0 = trim_mm
+    boxes = [(round(box[0] - x0, 2), round(box[1] - y0, 2), box[2], box[3]) if (box := frame.get("box")) else None
+             for frame in frames]
+    key = (tuple(boxes), tuple(tuple(map(tuple, frame["cells"])) for frame in frames if "cells" in frame))
+    if memo is not None and key in memo:
+        return memo[key]
     printed = []
-    for frame in frames:
-        box = frame.get("box")
+    for frame, box in zip(frames, boxes):
         item = {k: v for k, v in frame.items() if k != "box"}
         if box:
-            item["box"] = [round(box[0] - x0, 2), round(box[1] - y0, 2), box[2], box[3]]
+            item["box"] = list(box)
         printed.append(item)
     hasher = hashlib.sha256(_layout_digest(layout).encode())
     hasher.update(json.dumps(printed, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass"))
-    return hasher.hexdigest()[:DIGEST_CHARS]
+    digest = hasher.hexdigest()[:DIGEST_CHARS]
+    if memo is not None:
+        memo[key] = digest
+    return digest

@@ -60,7 +60,7 @@ class Kept:
     versions: list[str]  # the PDF features its drawing asked the document for (layout/facecode.py)
     written: str | None = None
     icon_forms: list[str] = field(default_factory=list)
-    digests: dict = field(default_factory=dict)  # where it was placed -> its manifest digest (output/pdf.py)
+    digests: dict = field(default_factory=dict)  # its manifest digests (render/fingerprint.py recorded_digest)
 
 
 class FaceReplay:
