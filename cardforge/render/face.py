@@ -120,10 +120,7 @@ class CardRenderer(FaceReplay, ImageFrames, VersionMarks):
         self._piece, self._face_ctx = piece, ctx
         if self.painter.measuring:  # `check`: copies of a piece laid out once (they report once anyway)
             return self._measured(layout, piece, side, copy, ctx, x, y, bleed, shape)
-        key = self._replay_key(layout, piece, side, ctx, bleed, shape)
-        kept_key = self._kept_key(key, layout, piece, side, copy, bleed, shape)
-        local = key if key is not None else kept_key  # the face's key in this document
-        kept = self._kept(local, kept_key, layout)
+        local, kept_key, kept = self._look_up(layout, piece, side, copy, ctx, bleed, shape)
         if kept is not None:
             return self._replay(kept, x, y)
         before = self._accumulators() if local is not None else None

@@ -72,7 +72,7 @@ class FaceReplay:
         """What the face's drawing depends on in this document, or None where it is not replayed by
         its values: its layout, shape, bleed, deck (`fit: deck`) and the value of every template of
         its frames in this face."""
-        if self.outline or self.painter.measuring:
+        if self.outline:
             return None
         if isinstance(piece, Card) and side == "front" and self.game.version_mark.show == "always":
             return None  # the mark names the card
@@ -104,16 +104,32 @@ class FaceReplay:
         blind = self._copy_blind[id(layout)][1] and not (hasattr(piece, "copy_context") and piece.copy_context(copy))
         return None if blind else copy
 
-    def _kept_key(self, key: tuple | None, layout: Layout, piece: Piece, side: str, copy: int, bleed: float,
-                  shape: str) -> str | None:
-        """The key under which the face is kept for other documents and the next build, or None."""
-        if self.outline or self.painter.measuring:
-            return None
+    def _look_up(self, layout: Layout, piece: Piece, side: str, copy: int, ctx: dict, bleed: float,
+                 shape: str) -> tuple[Any, str | None, Kept | None]:
+        """The face's key in this document and its key for others (None: not kept), and the face as
+        drawn before (None: it is drawn now).  A face is looked up first by its piece's whole record,
+        without rendering a template; a face whose templates give the same values on many pieces (a
+        deck's back) is kept once, under those values, which the record's key then names."""
+        if self.outline:
+            return None, None, None
         if self._memo is None:
             self._memo = face_memo(self.game, self.fonts, self.icons)
-        if key is not None:
-            return self._memo.drawing_key(layout, piece, side, shape, bleed, key[4], key[5])
-        return self._memo.key(KEPT, layout, piece, side, self._copy_of(layout, piece, copy), shape, bleed)
+        memo = self._memo
+        piece_key = memo.key(KEPT, layout, piece, side, self._copy_of(layout, piece, copy), shape, bleed)
+        if piece_key is not None:
+            entry = memo.get(KEPT, piece_key)
+            kept_key = entry if type(entry) is str else piece_key if entry is not None else None
+            kept = self._kept(kept_key, kept_key, layout) if kept_key is not None else None
+            if kept is not None:
+                return kept_key, kept_key, kept
+        key = self._replay_key(layout, piece, side, ctx, bleed, shape)
+        if key is None:
+            return piece_key, piece_key, None
+        kept_key = memo.drawing_key(layout, piece, side, shape, bleed, key[4], key[5])
+        if kept_key is not None and piece_key is not None:
+            memo.put(KEPT, piece_key, kept_key)  # the record's key names the values' key
+        local = kept_key if kept_key is not None else key
+        return local, kept_key, self._kept(local, kept_key, layout)
 
     def _kept(self, key: Any, kept_key: str | None, layout: Layout) -> Kept | None:
         """The face as drawn before in this document, or kept by another, or None."""
@@ -121,7 +137,8 @@ class FaceReplay:
         if kept is not None and self.canvas._extgstate._d:
             kept = None  # it set its graphics states from the default state (layout/facecode.py)
         if kept is None and kept_key is not None:
-            kept = self._usable(self._memo.get(KEPT, kept_key), layout)
+            entry = self._memo.get(KEPT, kept_key)
+            kept = self._usable(entry, layout) if type(entry) is not str else None
             if kept is not None:
                 self._remember(key, kept)
         if kept is not None:
