@@ -1,4 +1,5 @@
-"""Each face's results kept between checks (issue 27: `check` runs on every save).
+"""Each face's results kept between checks (issue 27: `check` runs on every save), and between
+builds: a face's drawing (render/replay.py, kind "face-draw") is kept under a key made the same way.
 
 `cardforge check` evaluates every face's templates twice over: the rules' asset check reads what
 each face names (icons, symbols, images), and the fit pass lays each face out on a measuring

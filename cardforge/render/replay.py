@@ -7,12 +7,11 @@ when it is placed (layout/facecode.py), and its records keep their boxes at the 
 placed.  So what a face's first drawing wrote can be placed anywhere, in any document, and writes
 the very bytes a fresh drawing there would: the output never depends on what was kept.
 
-A face is kept under one of two keys:
-- in this document, where its layout's templates give the same values (a deck's back on every
-  card): the values of the templates that differ from face to face;
-- for the other paper and the next build, in the disk cache (render/facecache.py): those values
-  with the game, its fonts and icons; or, for a layout whose drawing reads more than its frames'
-  templates (tracks, tables, repeats) or that carries the version mark, the piece's whole record.
+A face is looked up by its piece's whole record first (render/facecache.py FaceMemo.key), which
+needs no template rendered.  Where its layout's templates give the same values on many pieces (a
+deck's back on every card), the face is kept once, under those values with the game, its fonts and
+icons (FaceMemo.drawing_key), and the record's key names that key.  Kept faces live in memory for
+the document, and in the disk cache for the other paper and the next build.
 """
 from __future__ import annotations
 
