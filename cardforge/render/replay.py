@@ -117,10 +117,10 @@ class FaceReplay:
         piece_key = memo.key(KEPT, layout, piece, side, self._copy_of(layout, piece, copy), shape, bleed)
         if piece_key is not None:
             entry = memo.get(KEPT, piece_key)
-            kept_key = entry if type(entry) is str else piece_key if entry is not None else None
-            kept = self._kept(kept_key, kept_key, layout) if kept_key is not None else None
+            local = entry if type(entry) is str else piece_key  # in this document, a face with a picture too
+            kept = self._kept(local, local if entry is not None else None, layout)
             if kept is not None:
-                return kept_key, kept_key, kept
+                return local, local, kept
         key = self._replay_key(layout, piece, side, ctx, bleed, shape)
         if key is None:
             return piece_key, piece_key, None
