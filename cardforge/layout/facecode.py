@@ -173,7 +173,12 @@ def encode_run(font, doc, escape, size: float, leading: float, string: str, subs
     if shown is not None:
         if subset == 0:
             return shown, 0
-        return f"{font.getSubsetInternalName(0, doc)} {fp_str(size)} Tf {fp_str(leading)} TL {shown}", 0
+        # The font's first subset set, as every text object's first run of it sets it.
+        first = state.first.get((font.fontName, size, leading))
+        if first is None:
+            first = state.first[(font.fontName, size, leading)] = \
+                f"{font.getSubsetInternalName(0, doc)} {fp_str(size)} Tf {fp_str(leading)} TL "
+        return first + shown, 0
     written, switch = [], None
     for part, chars in font.splitString(string, doc):  # as reportlab's PDFTextObject._formatText
         if part != subset:
@@ -198,12 +203,14 @@ SHOWN_LIMIT = 20_000  # runs remembered per document, as written (a 10,000-card 
 
 
 class _DocumentText:
-    """One document's text state: each font's first-subset codes, and runs as written."""
-    __slots__ = ("subsets", "shown")
+    """One document's text state: each font's first-subset codes, runs as written, and the
+    operators that set a font's first subset."""
+    __slots__ = ("subsets", "shown", "first")
 
     def __init__(self):
         self.subsets: dict[str, _FirstSubset] = {}
         self.shown: dict[tuple[str, str], str] = {}
+        self.first: dict[tuple[str, float, float], str] = {}  # (font, size, leading) -> its Tf and TL
 
 
 # Per document (reportlab's PDFDocument), dropped with it.

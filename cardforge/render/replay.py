@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -173,24 +174,29 @@ class FaceReplay:
             if names is None:
                 names = self._frame_names[id(layout)] = (
                     layout, {frame.name for frame in walk_frames(layout.frames)} | {"version-mark"})
-            count = len(marks)
-            if not (type(pieces) is list and len(pieces) % 2 and all(type(p) is str for p in pieces)
-                    and all(p.isdigit() and int(p) < count for p in pieces[1::2])
-                    and all(pdf_feature(v) for v in versions)
+            numbers = pieces[1::2]
+            "".join(pieces)  # a TypeError unless every piece is a string
+            if not (type(pieces) is list and len(pieces) % 2 and all(map(str.isdigit, numbers))
+                    and max(map(int, numbers), default=-1) < len(marks) and all(pdf_feature(v) for v in versions)
                     and all(type(r) is dict and r.get("name") in names[1] and _boxes(r) for r in records)):
                 return None
             for mark in marks:
                 kind = mark[0]
-                if kind == TEXT and len(mark) == 6 and type(mark[1]) is str and type(mark[5]) is str:
+                if kind == TEXT and len(mark) == 6 and type(mark[1]) is str and type(mark[2]) in NUMBERS \
+                        and type(mark[3]) in NUMBERS and type(mark[4]) is bool and type(mark[5]) is str:
                     self.fonts.ensure(mark[1])
-                elif kind == STATE and len(mark) == 3 and type(mark[1]) is str:
-                    hash(mark[2])
-                elif not (kind == ICON and len(mark) == 4 and mark[1] in self.icons and type(mark[2]) is str
-                          and (mark[3] is None or type(mark[3]) is str)):
+                elif kind == STATE and len(mark) == 3 and type(mark[1]) is str and type(mark[2]) in (*NUMBERS, str):
+                    pass
+                elif not (kind == ICON and len(mark) == 4 and type(mark[2]) is str and _HEX.fullmatch(mark[2])
+                          and (mark[1] in self.icons if mark[3] is None else self._in_game(mark[3]))):
                     return None
         except (TypeError, ValueError, IndexError, FontError):
             return None
         return Kept(pieces, marks, [], records, versions)
+
+    def _in_game(self, path: Any) -> bool:
+        """Whether a kept picture's file is inside the game folder (render/images.py draws no other)."""
+        return type(path) is str and Path(path).resolve().is_relative_to(Path(self.game.root).resolve())
 
     def _accumulators(self) -> tuple:
         """The lengths of the canvas's page accumulators: a face is kept only if its drawing added
@@ -226,13 +232,15 @@ def _words(source: str) -> frozenset[str]:
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_HEX = re.compile(r"#[0-9a-f]{6}")  # an icon's colour, as CardRenderer._color_hex writes it
+NUMBERS = (int, float, bool)
 
 
 def _boxes(record: dict) -> bool:
     """Whether a kept record's boxes are four numbers each (CardRenderer._placed reads them)."""
     boxes = [record["box"]] if "box" in record else []
     boxes += record.get("cells", ())
-    return all(type(box) in (list, tuple) and len(box) == 4 and all(type(v) in (int, float) for v in box)
+    return all(type(box) in (list, tuple) and len(box) == 4 and all(type(v) in NUMBERS for v in box)
                for box in boxes)
 
 
