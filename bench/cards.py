@@ -305,10 +305,16 @@ def child_main(side: str, game_dir: str, out_dir: str) -> None:
 
 # -- the parent: run, check, report ------------------------------------------------------------
 
-def run_side(side: str, game_dir: Path, out_dir: Path) -> dict:
+def run_side(side: str, game_dir: Path, out_dir: Path, cache: Path) -> dict:
+    """One run of one side.  cardforge keeps the faces it drew in its disk cache, and the next
+    build places them again (render/replay.py); every card of this deck is its own, and the
+    comparison is with a script that draws each one, so each run starts without them.  The rest
+    of the cache (parsed YAML, fonts, compiled templates) is this bench's own, kept between runs."""
+    shutil.rmtree(cache / "faces", ignore_errors=True)
+    shutil.rmtree(cache / "icon-form", ignore_errors=True)
     t0 = time.perf_counter()
     proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", side, str(game_dir), str(out_dir)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=dict(os.environ, CARDFORGE_CACHE=str(cache)))
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
         sys.stderr.write(f"{side} failed (exit {proc.returncode}):\n{proc.stdout}{proc.stderr}")
@@ -410,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
         results: dict[str, list[dict]] = {side: [] for side in sides}
         for run in range(args.runs):
             for side in sides:
-                results[side].append(run_side(side, game_dir, work / f"out-{side}-{run + 1}"))
+                results[side].append(run_side(side, game_dir, work / f"out-{side}-{run + 1}", work / "cache"))
 
         def med(side: str, key: str) -> float:
             return statistics.median(r[key] for r in results[side])

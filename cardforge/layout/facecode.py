@@ -78,7 +78,9 @@ def text_mark(code: FaceCode, text, string: str) -> str:
     ended in, as reportlab's own text output does."""
     fresh = text._curSubset == -1
     text._curSubset = -2  # the subset is known only when the mark is written
-    return code.mark((TEXT, text._fontname, text._fontsize, text._leading, fresh, string))
+    marks = code.marks
+    marks.append((TEXT, text._fontname, text._fontsize, text._leading, fresh, string))
+    return f"{MARK}{len(marks) - 1}{MARK}"
 
 
 def icon_mark(code: FaceCode, name: str, color: str, source: Path | None) -> str:
@@ -111,13 +113,15 @@ def resolve(canvas, painter, pieces: list[str], marks: list) -> str:
     """The face's operators (pieces_of) with every mark written for `canvas`'s document, in order:
     one string, the lines reportlab would have written."""
     doc, escape, out = canvas._doc, canvas._escape, list(pieces)
-    subset = -1
+    state, fonts, subset = _state(doc), {}, -1
     for i in range(1, len(out), 2):
         item = marks[int(out[i])]
         if item[0] == TEXT:
             _, font_name, size, leading, fresh, string = item
-            out[i], subset = encode_run(pdfmetrics.getFont(font_name), doc, escape, size, leading, string,
-                                        -1 if fresh else subset)
+            font = fonts.get(font_name)
+            if font is None:
+                font = fonts[font_name] = pdfmetrics.getFont(font_name)
+            out[i], subset = encode_run(font, state, doc, escape, size, leading, string, -1 if fresh else subset)
         elif item[0] == STATE:  # named as reportlab's ExtGState.set names it
             states = canvas._extgstate._c
             pair = (item[1], item[2])
@@ -139,9 +143,11 @@ def show(text, string: str) -> None:
     when the face is placed."""
     if getattr(text, "measuring", False) is True:  # check's NullCanvas (output/pdf.py) answers for its text objects
         return
-    font = pdfmetrics.getFont(text._fontname)
-    code = recording(text._canvas)
-    if not font._dynamicFont:
+    code = text._canvas.__dict__.get("_face_code")
+    dynamic = _DYNAMIC.get(text._fontname)
+    if dynamic is None:
+        dynamic = _DYNAMIC[text._fontname] = bool(pdfmetrics.getFont(text._fontname)._dynamicFont)
+    if not dynamic:
         if code is not None:
             code.spoiled = True  # a Type 1 font's name is the document's: this face is not kept
         text._textOut(string)  # reportlab's own way
@@ -149,22 +155,25 @@ def show(text, string: str) -> None:
     if code is not None:
         text._code.append(text_mark(code, text, string))
         return
-    written, text._curSubset = encode_run(font, text._doc, text._canvas._escape, text._fontsize, text._leading,
-                                          string, text._curSubset)
+    doc = text._doc
+    written, text._curSubset = encode_run(pdfmetrics.getFont(text._fontname), _state(doc), doc, text._canvas._escape,
+                                          text._fontsize, text._leading, string, text._curSubset)
     text._code.append(written)
 
 
-def encode_run(font, doc, escape, size: float, leading: float, string: str, subset: int) -> tuple[str, int]:
+_DYNAMIC: dict[str, bool] = {}  # font name -> whether reportlab subsets it (TrueType) as text is written
+
+
+def encode_run(font, state: _DocumentText, doc, escape, size: float, leading: float, string: str,
+               subset: int) -> tuple[str, int]:
     """What reportlab's text output writes for `string` in a TrueType font in `doc`, where the text
     object's current subset is `subset` (-1: none yet); returns it and the subset it ends in.
     Where every character already has a code in the first subset (all but a document's first few
     texts), it is encoded with one str.translate instead of reportlab's per-character splitString,
     and remembered: a code once given keeps its character for the rest of the document."""
-    from reportlab.lib.rl_accel import fp_str
-    state = _state(doc)
     shown = state.shown.get((font.fontName, string))
     if shown is None:
-        encoded = _encoded(font, doc, string)
+        encoded = _encoded(font, state, doc, string)
         if encoded is not None:
             shown = f"({escape(encoded)}) Tj"
             if len(state.shown) > SHOWN_LIMIT:
@@ -176,9 +185,11 @@ def encode_run(font, doc, escape, size: float, leading: float, string: str, subs
         # The font's first subset set, as every text object's first run of it sets it.
         first = state.first.get((font.fontName, size, leading))
         if first is None:
+            from reportlab.lib.rl_accel import fp_str
             first = state.first[(font.fontName, size, leading)] = \
                 f"{font.getSubsetInternalName(0, doc)} {fp_str(size)} Tf {fp_str(leading)} TL "
         return first + shown, 0
+    from reportlab.lib.rl_accel import fp_str
     written, switch = [], None
     for part, chars in font.splitString(string, doc):  # as reportlab's PDFTextObject._formatText
         if part != subset:
@@ -224,17 +235,17 @@ def _state(doc) -> _DocumentText:
     return state
 
 
-def _encoded(font, doc, string: str) -> bytes | None:
+def _encoded(font, state: _DocumentText, doc, string: str) -> bytes | None:
     """`string` in the font's first-subset codes of `doc`, or None where reportlab must assign
     codes (a character met for the first time, one the font lacks) or use another subset."""
-    state = font.state.get(doc)
-    if state is None:
+    font_state = font.state.get(doc)  # reportlab's: the codes it has assigned in this document
+    if font_state is None:
         return None
-    subsets = _state(doc).subsets
+    subsets = state.subsets
     known = subsets.get(font.fontName)
     if known is None:
         known = subsets[font.fontName] = _FirstSubset()
-    assignments = state.assignments
+    assignments = font_state.assignments
     if known.seen != len(assignments):  # codes were assigned since: take the new ones in
         for code, n in assignments.items():
             if n < 256 and code not in known.table and code != 0:

@@ -231,6 +231,10 @@ class FaceMemo:
     def _bundle_key(self, kind: str) -> bytes:
         return digest(FORMAT, kind, str(self.game.root), self.game.lang, os.getcwd())
 
+    def stored(self, kind: str) -> bool:
+        """Whether the disk cache holds any result of `kind` for this game."""
+        return bool(self._bundle(kind))
+
     def get(self, kind: str, key: str | None) -> Any:
         """The stored result, or None (none stored: evaluated afresh)."""
         if key is None:

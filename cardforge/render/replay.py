@@ -76,11 +76,7 @@ class FaceReplay:
             return None
         if isinstance(piece, Card) and side == "front" and self.game.version_mark.show == "always":
             return None  # the mark names the card
-        replayable = self._replayable.get(id(layout))
-        if replayable is None:
-            replayable = self._replayable[id(layout)] = not any(
-                frame.type in NOT_REPLAYED or "opacity" in frame.props for frame in layout.frames)
-        if not replayable:
+        if not self._replayable_layout(layout):
             return None
         values = []
         per_face = ctx.keys() - SHARED_NAMES  # a template that names none of these is the same on every face
@@ -94,6 +90,14 @@ class FaceReplay:
         except (RenderError, TypeError):
             return None  # drawn afresh, which reports what is wrong
         return key
+
+    def _replayable_layout(self, layout: Layout) -> bool:
+        """Whether the layout's faces are keyed by the values of their templates (see NOT_REPLAYED)."""
+        replayable = self._replayable.get(id(layout))
+        if replayable is None:
+            replayable = self._replayable[id(layout)] = not any(
+                frame.type in NOT_REPLAYED or "opacity" in frame.props for frame in layout.frames)
+        return replayable
 
     def _copy_of(self, layout: Layout, piece: Piece, copy: int) -> int | None:
         """The copy, where the face can tell its copies apart (a template or property that mentions
@@ -115,15 +119,22 @@ class FaceReplay:
         if self._memo is None:
             self._memo = face_memo(self.game, self.fonts, self.icons)
         memo = self._memo
-        piece_key = memo.key(KEPT, layout, piece, side, self._copy_of(layout, piece, copy), shape, bleed)
+        # The record's key costs a digest of the whole record: a build that finds no face stored
+        # (the first, or the first after an upgrade) asks it only of faces not keyed by values.
+        replayable = self._replayable_layout(layout)
+        piece_key = memo.key(KEPT, layout, piece, side, self._copy_of(layout, piece, copy), shape, bleed) \
+            if memo.stored(KEPT) or not replayable else None
         if piece_key is not None:
             entry = memo.get(KEPT, piece_key)
             local = entry if type(entry) is str else piece_key  # in this document, a face with a picture too
             kept = self._kept(local, local if entry is not None else None, layout)
             if kept is not None:
                 return local, local, kept
-        key = self._replay_key(layout, piece, side, ctx, bleed, shape)
+        key = self._replay_key(layout, piece, side, ctx, bleed, shape) if replayable else None
         if key is None:
+            if piece_key is None and replayable:  # a version mark, or a template that failed
+                piece_key = memo.key(KEPT, layout, piece, side, self._copy_of(layout, piece, copy), shape, bleed)
+                return piece_key, piece_key, self._kept(piece_key, piece_key, layout) if piece_key else None
             return piece_key, piece_key, None
         kept_key = memo.drawing_key(layout, piece, side, shape, bleed, key[4], key[5])
         if kept_key is not None and piece_key is not None:

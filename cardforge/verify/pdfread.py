@@ -464,7 +464,12 @@ class PageReader:
         else:
             text, width = info.decode(raw)
         advance = (width * size + tc * len(raw) + tw * raw.count(b" ")) * tz
-        m = tm if ctm is IDENTITY else _mul(tm, ctm)
+        if ctm is IDENTITY:
+            m = tm
+        elif ctm[0] == 1 and ctm[1] == 0 and ctm[2] == 0 and ctm[3] == 1:  # a face moved into place: its `cm`
+            m = (tm[0], tm[1], tm[2], tm[3], tm[4] + ctm[4], tm[5] + ctm[5])
+        else:
+            m = _mul(tm, ctm)
         if block is not None and text:
             x0, y0 = m[4], m[5]
             scale = (m[2] * m[2] + m[3] * m[3]) ** 0.5
