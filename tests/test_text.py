@@ -252,7 +252,7 @@ def test_show_writes_the_bytes_reportlabs_textout_writes(fonts, tmp_path):
     no-break space, a character the font lacks, a second subset once 256 codes are used, and
     another font in between."""
     from reportlab.pdfgen.canvas import Canvas
-    from cardforge.layout.facecode import FaceCode, pieces_of, resolve, show
+    from cardforge.layout.facecode import FaceCode, face_pieces, resolve, show
     regular, bold = fonts.family("sans").face("regular"), fonts.family("sans").face("bold")
     many = "".join(chr(c) for c in range(0x100, 0x17F)) + "".join(chr(c) for c in range(0x391, 0x3C9))
     texts = [(regular, "Card 1"), (regular, "Card 1 again, the same codes"), (bold, "Bold (1)"),
@@ -274,7 +274,7 @@ def test_show_writes_the_bytes_reportlabs_textout_writes(fonts, tmp_path):
         code = text.getCode()
         if way == "marks":
             assert "Card" not in code  # written when placed
-            code = resolve(canvas, None, pieces_of([code]), canvas._face_code.marks)
+            code = resolve(canvas, None, face_pieces(canvas, canvas._face_code, [code]), canvas._face_code.marks)
         written.append(code)
     assert written[0] == written[1] == written[2]
     assert "/F1+1" in written[1] or "+1 9 Tf" in written[1]  # the second subset was reached

@@ -87,30 +87,30 @@ def icon_mark(code: FaceCode, name: str, color: str, source: Path | None) -> str
     return code.mark((ICON, name, color, None if source is None else str(source)))
 
 
-def mark_states(canvas, code: FaceCode, entries: list[str]) -> None:
-    """Turn the graphics states a face set (`/gRLs0 gs`: a colour's alpha) into marks: reportlab
-    names each (key, value) pair in the order a canvas first sets it.  It writes a state only where
-    it differs from the canvas's, so a face is kept only if it began in the default state."""
-    names = None
-    for i, entry in enumerate(entries):
-        if entry[-3:] == " gs" and entry[:1] == "/":
-            if names is None:
-                if canvas._extgstate._d:
-                    code.spoiled = True
-                    return
-                names = {name: pair for pair, name in canvas._extgstate._c.items()}
-            key, value = names[entry[1:-3]]
-            entries[i] = code.mark((STATE, key, value))
-
-
-def pieces_of(entries: list[str]) -> list[str]:
+def face_pieces(canvas, code: FaceCode, entries: list[str]) -> list[str]:
     """A face's operator strings as reportlab writes them into the page (one per line), split at
-    the marks: literal text and mark numbers, in turn."""
-    return "\n".join(entries).split(MARK)
+    the marks: literal text and mark numbers, in turn.  The graphics states the face set (`/gRLs0
+    gs`: a colour's alpha) become marks first: reportlab names each (key, value) pair in the order a
+    canvas first sets it.  It writes a state only where it differs from the canvas's, so a face is
+    kept only if it began in the default state."""
+    joined = "\n".join(entries)
+    if " gs" in joined:
+        names = None
+        for i, entry in enumerate(entries):
+            if entry[-3:] == " gs" and entry[:1] == "/":
+                if names is None:
+                    if canvas._extgstate._d:
+                        code.spoiled = True
+                        break
+                    names = {name: pair for pair, name in canvas._extgstate._c.items()}
+                key, value = names[entry[1:-3]]
+                entries[i] = code.mark((STATE, key, value))
+        joined = "\n".join(entries)
+    return joined.split(MARK)
 
 
 def resolve(canvas, painter, pieces: list[str], marks: list) -> str:
-    """The face's operators (pieces_of) with every mark written for `canvas`'s document, in order:
+    """The face's operators (face_pieces) with every mark written for `canvas`'s document, in order:
     one string, the lines reportlab would have written."""
     doc, escape, out = canvas._doc, canvas._escape, list(pieces)
     state, fonts, subset = _state(doc), {}, -1

@@ -24,7 +24,7 @@ from .facecache import face_memo, stored_call, stored_calls
 from .images import ImageFrames
 from .versionmark import VersionMarks
 from .replay import Kept, FaceReplay, placed_box
-from ..layout.facecode import FaceCode, asked_versions, mark_states, pieces_of, resolve, watch_versions
+from ..layout.facecode import FaceCode, asked_versions, face_pieces, resolve, watch_versions
 from .table import RenderError, draw_table
 from ..frontend.model import Board, Card, Game
 from ..frontend.translations import translator
@@ -189,9 +189,7 @@ class CardRenderer(FaceReplay, ImageFrames, VersionMarks):
             records = self._frames_of(layout, piece, side, ctx, x, y, bleed, shape)
         finally:
             c._face_code = None
-        operators = c._code[start:]
-        mark_states(c, code, operators)
-        kept = Kept(pieces_of(operators), code.marks, c._formsinuse[forms_before:], records,
+        kept = Kept(face_pieces(c, code, c._code[start:]), code.marks, c._formsinuse[forms_before:], records,
                     sorted(set(asked[asked_before:])) if asked is not None else [])
         icons_before = len(c._formsinuse)
         kept.written = resolve(c, self.painter, kept.pieces, code.marks)

@@ -205,12 +205,19 @@ class FaceMemo:
         what its replay key holds (the layout, the face, the values of the templates that differ
         from face to face) and on the game, its fonts and icons, the pictures the layout names and,
         for `fit: deck`, the deck's records."""
-        try:
+        def make() -> bytes:
             parts = [self._once(("game", "face-draw"), lambda: self._game_part("face-draw")),
                      self._layout_part(layout, "face-draw"), self._once(("drawing",), self._drawing_part)]
             if hasattr(piece, "deck"):
                 parts.append(self._deck_part(layout, piece, side))
-            return hashlib.sha256(b"".join(parts) + digest([side, shape, bleed, deck, list(values)])).hexdigest()
+            return b"".join(parts)
+        try:
+            prefix = self._once(("drawn", id(layout), deck, side), make)  # one layout on one deck's side
+            face = (side, shape, bleed, deck, values)
+            # Plain values (the common case) are told apart exactly by their repr.
+            tail = repr(face).encode("utf-8", "surrogatepass") if all(type(v) in _SCALARS for v in values) \
+                else digest(list(face))
+            return hashlib.sha256(prefix + tail).hexdigest()
         except Uncacheable:
             return None
 

@@ -50,9 +50,10 @@ SHARED_NAMES = frozenset({"game", "tables", "boards", "tr"})
 @dataclass
 class Kept:
     """A face as its drawing wrote it: its operators between its `cm` and its closing Q, split at
-    their marks (layout/facecode.py pieces_of); forms it placed directly (pictures, which are not marked); its records,
-    with boxes at its origin (CardRenderer._placed); the PDF features it asked for.  Once placed in this document, what the marks
-    were written as (the codes and form names stay the same for the rest of the document)."""
+    their marks (layout/facecode.py face_pieces); forms it placed directly (pictures, which are not
+    marked); its records, with boxes at its origin (CardRenderer._placed); the PDF features it
+    asked for.  Once placed in this document, what the marks were written as (the codes and form
+    names stay the same for the rest of the document)."""
     pieces: list[str]
     marks: list
     forms: list[str]
