@@ -4,6 +4,7 @@ and its component PDFs) stage by stage.
 
     python bench/stages.py                 # every game, both papers, 1 run
     python bench/stages.py --runs 3 content/bomber-boys
+    python bench/stages.py --cold          # an empty disk cache before each build
 
 First the real thing: `python -m cardforge build --out TMP` as a fresh process (parallel, one worker
 per core), wall time.  Then the same jobs one after another in this process, as a serial build runs
@@ -20,6 +21,11 @@ stages its PDFs), with each stage timed by wrapping the function that does it:
 | verify | verify/verifier.py Verifier.verify | the PDF read back and compared with the data |
 | cut | output/build.py _cut | the component PDFs copied out of the kit, checked page by page |
 | manifests | output/build.py _stage_manifest | the manifests written |
+
+By default the disk cache is the user's, as a designer's builds find it: the fresh process fills
+it, and the serial build after it finds there what that one parsed, compiled and drew (each face
+it drew, render/replay.py).  --cold empties a cache of the bench's own before each build: the
+first build after installing or upgrading.
 
 Times are the minimum over --runs of the sum over all jobs; the table also shows each stage's share
 of the serial total, and the slowest stage.  The work of other processes on the machine shows in
@@ -123,15 +129,30 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="the default build, stage by stage")
     ap.add_argument("games", nargs="*", help="game folders (default: every game in content/)")
     ap.add_argument("--runs", type=int, default=1, help="runs of each measurement; the minimum is shown")
+    ap.add_argument("--cold", action="store_true", help="an empty disk cache before each build")
     args = ap.parse_args(argv)
     game_dirs = games(args.games)
     work = Path(tempfile.mkdtemp(prefix="cardforge-stages-"))
+
+    def fresh_cache() -> None:
+        if args.cold:
+            from cardforge import diskcache
+            shutil.rmtree(work / "cache", ignore_errors=True)
+            os.environ["CARDFORGE_CACHE"] = str(work / "cache")
+            diskcache.cache_root.cache_clear()
+            diskcache._folder.cache_clear()
+
     try:
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-        wall = min(whole_build(game_dirs, work / "cli") for _ in range(args.runs))
+        walls = []
+        for _ in range(args.runs):
+            fresh_cache()
+            walls.append(whole_build(game_dirs, work / "cli"))
+        wall = min(walls)
         best: dict[str, float] = {}
         best_total = float("inf")
         for _ in range(args.runs):
+            fresh_cache()
             spent, total = serial_stages(game_dirs, work / "serial")
             best_total = min(best_total, total)
             for stage, seconds in spent.items():
@@ -139,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     names = ", ".join(g.name for g in game_dirs)
-    print(f"default build of {len(game_dirs)} game(s) ({names}), A4 and Letter, kit and components")
+    print(f"default build of {len(game_dirs)} game(s) ({names}), A4 and Letter, kit and components"
+          + (", an empty disk cache each build" if args.cold else ", the user's disk cache"))
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load:.2f} at the start")
     print()
     print(f"`cardforge build` (fresh process, parallel): {wall:.2f} s")

@@ -1,10 +1,12 @@
 """A face's drawing kept apart from the document it is written into.
 
 A PDF's text is written in codes of font subsets that each document numbers in the order it meets
-characters, and icons are forms that each document names in the order it first places them.  So
-the bytes of a drawn face depend on what the document drew before it.  While a face is drawn,
-its text runs and icons are written as marks (`FaceCode.mark`), and the rest of its operators as
+characters; icons are forms, and a colour's alpha a graphics state, that each document names in
+the order it first uses them.  So the bytes of a drawn face depend on what the document drew
+before it.  While a face is drawn, its text runs and icons are written as marks (`FaceCode.mark`),
+its graphics states become marks after (`face_pieces`), and the rest of its operators stay as
 they are (the face is drawn at its own origin, moved into place by one `cm`: render/face.py).
+What it asks of the document besides (PDF 1.4 for transparency) is collected by watch_versions.
 `resolve` then writes each mark for one document, in order: the codes are assigned and the forms
 named exactly as drawing there directly would, so a face kept and placed again, in this document
 or another (A4 and Letter, the next build: render/replay.py), writes the bytes a fresh drawing
