@@ -72,17 +72,21 @@ def test_a_damaged_kept_face_is_drawn_afresh(tmp_path, monkeypatch, laid_out):
     before = laid_out[0]
     _build(monkeypatch, cache, tmp_path / "first")
     first_count = laid_out[0] - before
-    damages = [
-        lambda text, marks, records, versions: [text[:1] + [7, "x"], marks, records, versions],  # not a string
-        lambda text, marks, records, versions: [text + [str(len(marks)), ""], marks, records, versions],  # no such mark
-        lambda text, marks, records, versions: [["", "0", ""], [["t", "no-such-font", 9, 10, True, "x"]], records,
-                                                versions],
-        lambda text, marks, records, versions: [["", "0", ""], [["i", "no-such-icon", "#000000", None]], records,
-                                                versions],
-        lambda text, marks, records, versions: [text, marks, [{"name": "no-such-frame"}], versions],
-        lambda text, marks, records, versions: [text, marks, records, ["no-such-pdf-feature"]],
-        lambda text, marks, records, versions: "not a face",
-    ]
+    def damaged_copy(n: int, face: list) -> object:
+        text, marks, records, versions, digests = face
+        return [
+            [text[:1] + [7, "x"], marks, records, versions, digests],  # a piece that is no string
+            [text + [str(len(marks)), ""], marks, records, versions, digests],  # a mark that is not there
+            [["", "0", ""], [["t", "no-such-font", 9, 10, True, "x"]], records, versions, digests],
+            [["", "0", ""], [["i", "no-such-icon", "#000000", None]], records, versions, digests],
+            [["", "0", ""], [["i", "image:x", "#000000", "/etc/passwd"]], records, versions, digests],
+            [text, marks, [{"name": "no-such-frame"}], versions, digests],
+            [text, marks, [dict(r, box="x") for r in records], versions, digests],
+            [text, marks, records, ["no-such-pdf-feature"], digests],
+            [text, marks, records, versions, {(): "not a digest"}],
+            "not a face",
+        ][n % 10]
+
     damaged = 0
     for path in (cache / "faces").rglob("*"):
         if not path.is_file():
@@ -94,8 +98,8 @@ def test_a_damaged_kept_face_is_drawn_afresh(tmp_path, monkeypatch, laid_out):
             entry = marshal.loads(path.read_bytes())  # drawn faces
         if entry.get("faces"):
             for key, face in entry["faces"].items():
-                if isinstance(face, list) and len(face) == 4 and isinstance(face[0], list):  # a drawn face
-                    entry["faces"][key] = damages[damaged % len(damages)](*face)
+                if isinstance(face, list) and len(face) == 5 and isinstance(face[0], list):  # a drawn face
+                    entry["faces"][key] = damaged_copy(damaged, face)
                     damaged += 1
             path.write_bytes(marshal.dumps(entry))
     assert damaged > 50

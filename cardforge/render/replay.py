@@ -170,7 +170,8 @@ class FaceReplay:
         if kept.forms or self._kept_chars + size > KEEP_BUDGET:
             return
         self._kept_chars += size
-        self._memo.put(KEPT, kept_key, [kept.pieces, kept.marks, kept.records, kept.versions])
+        # Its digests too: the manifest's (output/pdf.py) are added to the same dict as it is placed.
+        self._memo.put(KEPT, kept_key, [kept.pieces, kept.marks, kept.records, kept.versions, kept.digests])
 
     def flush_kept(self) -> None:
         """Store the faces this document drew and placed, for the other paper and the next build."""
@@ -181,7 +182,10 @@ class FaceReplay:
         """A face from the disk cache, or None where the entry is not one (damaged, or written by
         other code) or names a font or icon this game does not have."""
         try:
-            pieces, marks, records, versions = entry
+            pieces, marks, records, versions, digests = entry
+            if not (type(digests) is dict and all(type(k) is tuple and type(v) is str and _DIGEST.fullmatch(v)
+                                                  for k, v in digests.items())):
+                return None
             names = self._frame_names.get(id(layout))
             if names is None:
                 names = self._frame_names[id(layout)] = (
@@ -204,7 +208,7 @@ class FaceReplay:
                     return None
         except (TypeError, ValueError, IndexError, FontError):
             return None
-        return Kept(pieces, marks, [], records, versions)
+        return Kept(pieces, marks, [], records, versions, digests=digests)
 
     def _in_game(self, path: Any) -> bool:
         """Whether a kept picture's file is inside the game folder (render/images.py draws no other)."""
@@ -245,6 +249,7 @@ def _words(source: str) -> frozenset[str]:
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEX = re.compile(r"#[0-9a-f]{6}")  # an icon's colour, as CardRenderer._color_hex writes it
+_DIGEST = re.compile(r"[0-9a-f]{16}")  # a face's manifest digest (render/fingerprint.py DIGEST_CHARS)
 NUMBERS = (int, float, bool)
 
 
