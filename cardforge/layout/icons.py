@@ -245,6 +245,21 @@ def _form_code(source: Path | str, color: str) -> tuple[float, float, tuple[list
     return _form_codes[key]
 
 
+def _add_form(canvas, name: str, width: float, height: float, code: tuple[list[str], list[str]]) -> None:
+    """The form of an icon drawn before (_form_code), added to the document as reportlab's
+    beginForm ... endForm would add it: those start the form from the default graphics state, with
+    resources of its own, which for these operators are none."""
+    from reportlab.pdfbase.pdfdoc import PDFFormXObject
+    versions, operators = code
+    if versions:
+        canvas._doc.ensureMinPdfVersion(*versions)
+    form = PDFFormXObject(lowerx=0, lowery=0, upperx=width, uppery=height)
+    form.compression = canvas._pageCompression
+    form.setStreamList([canvas._preamble] + operators)
+    form._colorsUsed, form.ExtGState, form.XObjects, form.Annots = {}, None, None, []
+    canvas._doc.addForm(name, form)
+
+
 def _keep_form_code(source: Path | str, color: str, width: float, height: float, canvas,
                     versions: list[str]) -> None:
     """Keep the operators just drawn into a form (the canvas's code between beginForm and endForm)
@@ -379,18 +394,16 @@ class IconPainter:
             # A picture (an SVG image frame) is no icon: the verifier counts only the icons.
             form = f"{PICTURE_FORM if source is not None else 'icon'}{len(self.forms)}"
             c = self.canvas
-            c.beginForm(form, 0, 0, width, height)
             if code is not None:
-                c._code.extend(code[1])
-                if code[0]:
-                    c._doc.ensureMinPdfVersion(*code[0])
+                _add_form(c, form, width, height, code)
             else:
+                c.beginForm(form, 0, 0, width, height)
                 asked = asked_versions(c)
                 before = len(asked) if asked is not None else 0
                 _svg_tools()[1].draw(_drawing(svg, color), c, 0, 0)
                 if asked is not None:
                     _keep_form_code(svg, color, width, height, c, sorted(set(asked[before:])))
-            c.endForm()
+                c.endForm()
             self.forms[key] = (form, width, height)
         return self.forms[key]
 

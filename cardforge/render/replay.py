@@ -254,11 +254,13 @@ NUMBERS = (int, float, bool)
 
 
 def _boxes(record: dict) -> bool:
-    """Whether a kept record's boxes are four numbers each (CardRenderer._placed reads them)."""
-    boxes = [record["box"]] if "box" in record else []
-    boxes += record.get("cells", ())
-    return all(type(box) in (list, tuple) and len(box) == 4 and all(type(v) in NUMBERS for v in box)
-               for box in boxes)
+    """Whether a kept record's boxes can be placed (CardRenderer._placed): placing one that is not
+    four numbers raises TypeError or ValueError."""
+    if "box" in record:
+        placed_box(record["box"], 0.0, 0.0)
+    for cell in record.get("cells", ()):
+        placed_box(cell, 0.0, 0.0)
+    return True
 
 
 def placed_box(box, x: float, y: float) -> list[float]:
