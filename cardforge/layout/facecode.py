@@ -212,7 +212,7 @@ class _FirstSubset:
         self.seen = -1  # how many of the font's assignments the table holds
 
 
-SHOWN_LIMIT = 20_000  # runs remembered per document, as written (a 10,000-card kit has more)
+SHOWN_LIMIT = 4_000  # runs remembered per document, as written (a 10,000-card kit has more)
 
 
 class _DocumentText:

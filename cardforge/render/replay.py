@@ -39,7 +39,9 @@ if TYPE_CHECKING:
 
 REPLAY_LIMIT = 64  # faces kept in memory per document: a deck's shared back, copies of a card
 KEPT = "face-draw"  # the faces kept in the disk cache, for the other paper and the next build
-KEEP_BUDGET = 4_000_000  # characters of operators one document keeps there: a 10,000-card build keeps its first faces
+# Characters of operators (and keys) one document keeps there: the five games' largest keeps 0.6
+# million; a 10,000-card build keeps its first thousand faces or so, and stays well within its memory.
+KEEP_BUDGET = 1_000_000
 # Frame types whose drawing reads more than the frame's own templates (a track's per-space fill,
 # a table's rows, a repeat's rows): their faces are keyed by the piece's whole record.
 NOT_REPLAYED = ("repeat", "track", "table")
@@ -138,7 +140,8 @@ class FaceReplay:
                 return piece_key, piece_key, self._kept(piece_key, piece_key, layout) if piece_key else None
             return piece_key, piece_key, None
         kept_key = memo.drawing_key(layout, piece, side, shape, bleed, key[4], key[5])
-        if kept_key is not None and piece_key is not None:
+        if kept_key is not None and piece_key is not None and self._kept_chars < KEEP_BUDGET:
+            self._kept_chars += len(piece_key) + len(kept_key)
             memo.put(KEPT, piece_key, kept_key)  # the record's key names the values' key
         local = kept_key if kept_key is not None else key
         return local, kept_key, self._kept(local, kept_key, layout)
@@ -153,6 +156,7 @@ class FaceReplay:
             kept = self._usable(entry, layout) if type(entry) is not str else None
             if kept is not None:
                 self._remember(key, kept)
+                self._kept_chars += sum(map(len, kept.pieces))  # kept again: the stored faces stay within budget
         if kept is not None:
             self._replays.move_to_end(key)
         self.last_kept = kept
