@@ -63,7 +63,10 @@ def test_kept_faces_write_the_bytes_of_a_fresh_drawing(tmp_path, monkeypatch, la
     assert len(fresh) == 12 and fresh == first == again
     assert first_count < 0.75 * fresh_count
     assert again_count < 0.35 * fresh_count
-    assert (cache / "faces").is_dir()
+    # A build that drew nothing new leaves the kept faces as they were: they do not grow build by build.
+    stored = {p: p.read_bytes() for p in (cache / "faces").rglob("*") if p.is_file()}
+    assert stored and _build(monkeypatch, cache, tmp_path / "once-more") == fresh
+    assert {p: p.read_bytes() for p in (cache / "faces").rglob("*") if p.is_file()} == stored
 
 
 def test_a_damaged_kept_face_is_drawn_afresh(tmp_path, monkeypatch, laid_out):
