@@ -145,7 +145,7 @@ def show(text, string: str) -> None:
     when the face is placed."""
     if getattr(text, "measuring", False) is True:  # check's NullCanvas (output/pdf.py) answers for its text objects
         return
-    code = text._canvas.__dict__.get("_face_code")
+    code = recording(text._canvas)
     dynamic = _DYNAMIC.get(text._fontname)
     if dynamic is None:
         dynamic = _DYNAMIC[text._fontname] = bool(pdfmetrics.getFont(text._fontname)._dynamicFont)

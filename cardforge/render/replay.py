@@ -125,8 +125,11 @@ class FaceReplay:
         # The record's key costs a digest of the whole record: a build that finds no face stored
         # (the first, or the first after an upgrade) asks it only of faces not keyed by values.
         replayable = self._replayable_layout(layout)
-        piece_key = memo.key(KEPT, layout, piece, side, self._copy_of(layout, piece, copy), shape, bleed) \
-            if memo.stored(KEPT) or not replayable else None
+
+        def record_key() -> str | None:
+            return memo.key(KEPT, layout, piece, side, self._copy_of(layout, piece, copy), shape, bleed)
+
+        piece_key = record_key() if memo.stored(KEPT) or not replayable else None
         if piece_key is not None:
             entry = memo.get(KEPT, piece_key)
             local = entry if type(entry) is str else piece_key  # in this document, a face with a picture too
@@ -136,7 +139,7 @@ class FaceReplay:
         key = self._replay_key(layout, piece, side, ctx, bleed, shape) if replayable else None
         if key is None:
             if piece_key is None and replayable:  # a version mark, or a template that failed
-                piece_key = memo.key(KEPT, layout, piece, side, self._copy_of(layout, piece, copy), shape, bleed)
+                piece_key = record_key()
                 return piece_key, piece_key, self._kept(piece_key, piece_key, layout) if piece_key else None
             return piece_key, piece_key, None
         kept_key = memo.drawing_key(layout, piece, side, shape, bleed, key[4], key[5])
