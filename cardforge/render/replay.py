@@ -125,11 +125,8 @@ class FaceReplay:
         # The record's key costs a digest of the whole record: a build that finds no face stored
         # (the first, or the first after an upgrade) asks it only of faces not keyed by values.
         replayable = self._replayable_layout(layout)
-
-        def record_key() -> str | None:
-            return memo.key(KEPT, layout, piece, side, self._copy_of(layout, piece, copy), shape, bleed)
-
-        piece_key = record_key() if memo.stored(KEPT) or not replayable else None
+        piece_key = self._record_key(layout, piece, side, copy, bleed, shape) \
+            if memo.stored(KEPT) or not replayable else None
         if piece_key is not None:
             entry = memo.get(KEPT, piece_key)
             local = entry if type(entry) is str else piece_key  # in this document, a face with a picture too
@@ -139,7 +136,7 @@ class FaceReplay:
         key = self._replay_key(layout, piece, side, ctx, bleed, shape) if replayable else None
         if key is None:
             if piece_key is None and replayable:  # a version mark, or a template that failed
-                piece_key = record_key()
+                piece_key = self._record_key(layout, piece, side, copy, bleed, shape)
                 return piece_key, piece_key, self._kept(piece_key, piece_key, layout) if piece_key else None
             return piece_key, piece_key, None
         kept_key = memo.drawing_key(layout, piece, side, shape, bleed, key[4], key[5])
@@ -148,6 +145,10 @@ class FaceReplay:
             memo.put(KEPT, piece_key, kept_key)  # the record's key names the values' key
         local = kept_key if kept_key is not None else key
         return local, kept_key, self._kept(local, kept_key, layout)
+
+    def _record_key(self, layout: Layout, piece: Piece, side: str, copy: int, bleed: float, shape: str) -> str | None:
+        """The face's key by its piece's whole record (render/facecache.py FaceMemo.key)."""
+        return self._memo.key(KEPT, layout, piece, side, self._copy_of(layout, piece, copy), shape, bleed)
 
     def _kept(self, key: Any, kept_key: str | None, layout: Layout) -> Kept | None:
         """The face as drawn before in this document, or kept by another, or None."""
