@@ -1,10 +1,12 @@
-"""The manifest of a PDF: what was drawn where, streamed to disk as it is drawn.
+"""The manifest of a PDF: what was drawn where, streamed to disk once it grows large.
 
 A build of 10,000 cards records some 40 MB of frames; held as Python objects that is several
-hundred MB.  So each face record is written to a spool file (one JSON line) the moment it is
-drawn and only the page list, which is small, stays in memory.  The verifier reads the records
-back page by page, and the final `<pdf>.manifest.json` files (the kit's, and one per component
-with its pages renumbered) are streamed out of the spool.
+hundred MB.  So past HELD_RECORDS face records, each is written to a spool file (one JSON line)
+the moment it is drawn and only the page list, which is small, stays in memory.  The verifier
+reads the records back page by page, and the final `<pdf>.manifest.json` files (the kit's, and
+one per component with its pages renumbered) are streamed out of the spool.  Below that, the
+records stay as they were drawn: a deck of a few hundred cards is not encoded to JSON and read
+back for the verifier (a tenth of its build), only encoded once, into the files.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import IO, Iterator
 
 SECTIONS = ("cards", "tokens", "boards", "references", "templates")
 _DUMP = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
+HELD_RECORDS = 3000  # face records kept as objects (a few MB) before they all go to the spool
 
 
 class Manifest:
@@ -28,6 +31,9 @@ class Manifest:
         self.faces = 0
         self._dir = Path(spool_dir)
         self._spools: dict[str, tuple[Path, IO[str]]] = {}
+        # Records as drawn, per section, in page order, each with its JSON once encoded (a kit's
+        # manifest and its component's both write it), until there are too many (then None).
+        self._held: dict[str, list[list]] | None = {}
 
     def _spool(self, section: str) -> IO[str]:
         if section not in self._spools:
@@ -36,13 +42,30 @@ class Manifest:
         return self._spools[section][1]
 
     def add(self, section: str, record: dict) -> None:
-        """Spool one face record: `page<TAB>record without its page`, so that pages renumber cheaply."""
-        page = record.pop("page")
-        self._spool(section).write(f"{page}\t{_DUMP(record)}\n")
-        record["page"] = page
+        """Hold one face record (the writer makes a new one per face and never changes it), or spool
+        it: `page<TAB>record without its page`, so that pages renumber cheaply."""
         self.faces += 1
+        if self._held is not None:
+            if self.faces <= HELD_RECORDS:
+                self._held.setdefault(section, []).append([record, None])
+                return
+            held, self._held = self._held, None
+            for held_section, entries in held.items():
+                for old, data in entries:
+                    self._spool(held_section).write(f"{old['page']}\t{data or _encoded(old)}\n")
+        self._spool(section).write(f"{record['page']}\t{_encoded(record)}\n")
 
-    def _lines(self, section: str) -> Iterator[tuple[int, str]]:
+    def _lines(self, section: str, first: int = 1, last: int | None = None) -> Iterator[tuple[int, str]]:
+        """(page, record JSON without its page) of the section's records, of pages first..last
+        (a spool is read whole: the caller skips the other pages)."""
+        if self._held is not None:
+            for entry in self._held.get(section, ()):
+                page = entry[0]["page"]
+                if page >= first and (last is None or page <= last):
+                    if entry[1] is None:
+                        entry[1] = _encoded(entry[0])
+                    yield page, entry[1]
+            return
         if section not in self._spools:
             return
         path, handle = self._spools[section]
@@ -60,6 +83,12 @@ class Manifest:
 
     def records(self) -> Iterator[tuple[str, dict]]:
         """(section, record) in page order."""
+        if self._held is not None:
+            held = [[(entry[0]["page"], section, entry[0]) for entry in self._held.get(section, ())]
+                    for section in SECTIONS]
+            for _, section, record in heapq.merge(*held, key=lambda item: item[0]):
+                yield section, dict(record)  # the reader's own, as one read from the spool is
+            return
         streams = [self._tagged(section) for section in SECTIONS]
         for page, section, data in heapq.merge(*streams, key=lambda item: item[0]):
             record = json.loads(data)
@@ -89,7 +118,7 @@ class Manifest:
                 if key in SECTIONS:
                     out.write("[")
                     count = 0
-                    for page, data in self._lines(key):
+                    for page, data in self._lines(key, first, last):
                         if first <= page <= last:
                             body = data[1:] if data != "{}" else "}"
                             out.write(("," if count else "") + f'{{"page":{page - first + 1}' +
@@ -106,3 +135,10 @@ class Manifest:
             handle.close()
             path.unlink(missing_ok=True)
         self._spools.clear()
+        if self._held is not None:
+            self._held.clear()
+
+
+def _encoded(record: dict) -> str:
+    """A record as a spool line holds it: JSON, without its page."""
+    return _DUMP({key: value for key, value in record.items() if key != "page"})
