@@ -95,6 +95,10 @@ def drawing_gc():
     try:
         yield
     finally:
+        # What drawing left alive (up to 100,000 young objects) joins the old generation as is:
+        # restoring the thresholds over a full young generation made the next allocation walk
+        # all of it (about 10 ms of a 540-card build).  A later full collection sees it.
+        gc.freeze()
         gc.set_threshold(*thresholds)
         gc.unfreeze()
 
