@@ -10,7 +10,7 @@ from pypdf import PdfReader
 from pypdf.generic import NameObject, StreamObject
 from reportlab.pdfgen.canvas import Canvas
 
-from cardforge.verify.pdfread import PageReader
+from cardforge.verify.pdfread import FaceBodies, PageReader
 
 
 def _page(draw):
@@ -58,3 +58,94 @@ def test_one_line_text_reads_as_its_operators():
     stream.set_data(spread)
     page[NameObject("/Contents")] = stream
     assert _runs(page) == runs
+
+
+# -- a face placed again is read once (FaceBodies) ---------------------------------------------
+
+def _face(c, x, y, title):
+    c.saveState()
+    c.translate(x, y)  # q / 1 0 0 1 x y cm, as render/face.py moves a face into place
+    p = c.beginPath()
+    p.rect(0, 0, 100, 140)
+    c.clipPath(p, stroke=0, fill=0, fillMode=0)
+    c.roundRect(5, 5, 90, 130, 4)
+    text = c.beginText()
+    text.setFont("Helvetica", 9)
+    text.setTextOrigin(10, 120)
+    text.textOut(title)
+    c.drawText(text)
+    c.restoreState()
+
+
+def _sheet(c, titles):
+    c.line(0, 5, 20, 5)  # furniture before and after the faces
+    for i, title in enumerate(titles):
+        _face(c, 20 + 110 * (i % 4), 500 - 150 * (i // 4), title)
+    c.drawString(30, 20, "page footer")
+
+
+def _pages(draw_pages):
+    buffer = io.BytesIO()
+    c = Canvas(buffer, pageCompression=0)
+    for titles in draw_pages:
+        _sheet(c, titles)
+        c.showPage()
+    c.save()
+    return PdfReader(buffer).pages
+
+
+def _everything(reader) -> list:
+    return ([(b.clip, [(r.text, r.x0, r.y0, r.x1, r.size, r.y1, r.up) for r in b.runs]) for b in reader.blocks]
+            + [(p.name, p.x0, p.y0, p.x1, p.y1, p.clip) for p in reader.placed]
+            + [(colour, [(m, line) for m, line in path]) for colour, path in reader.strokes])
+
+
+def _close(a, b) -> bool:
+    if isinstance(a, float) or isinstance(b, float):
+        return abs(a - b) < 1e-9
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def test_a_face_placed_again_reads_as_when_read_anew():
+    pages = _pages([["BACK"] * 7 + ["Other"], ["BACK"] * 3, ["Front 1", "Front 2"]])
+    faces, fonts = FaceBodies(), {}
+    for page in pages:
+        whole = PageReader(page, fonts).read()
+        kept = PageReader(page, fonts).read(faces)
+        assert _close(_everything(kept), _everything(whole))
+    assert list(faces._read)[0][0].count(b"(BACK) Tj") == 1  # the back, kept once for all ten placements
+    assert len(faces._read) == 1
+    assert [r.text for b in kept.blocks for r in b.runs] == ["Front 1", "Front 2", "page footer"]
+    second = PageReader(pages[1], fonts).read(faces)
+    backs = [(round(r.x0, 3), round(r.y0, 3)) for b in second.blocks for r in b.runs if r.text == "BACK"]
+    assert backs == [(30, 620), (140, 620), (250, 620)]  # each where it was placed
+
+
+def _raw_page(content: bytes):
+    page = _pages([["X", "X"]])[0]
+    stream = StreamObject()
+    stream.set_data(content)
+    page[NameObject("/Contents")] = stream
+    return page
+
+
+def test_what_only_looks_like_a_face_is_read_whole():
+    face = b"q\n1 0 0 1 %d 100 cm\nBT /F1 9 Tf 1 0 0 1 5 5 Tm (%s) Tj ET\nQ\n"
+    # A string with a line break and what follows one in a face's start: the page is read whole.
+    trick = b"1 0 0 1 0 0 cm\n" + face % (10, b"A") + face % (120, b"A") + \
+        b"BT /F1 9 Tf 1 0 0 1 5 5 Tm (B\nq\n1 0 0 1 5 5 cm\nC) Tj ET\n" + face % (230, b"A") + face % (340, b"A")
+    # A face whose Q is followed by operators of the page: not kept as a face.
+    after = b"1 0 0 1 0 0 cm\n" + (face % (10, b"A") + b"BT /F1 9 Tf 1 0 0 1 7 7 Tm (page) Tj ET\n") * 3
+    for content in (trick, after):
+        page = _raw_page(content)
+        whole = PageReader(page, {}).read()
+        kept = PageReader(page, {}).read(FaceBodies())
+        assert _everything(kept) == _everything(whole)
+        assert len(whole.blocks) >= 4
+    texts = [r.text for b in PageReader(_raw_page(trick), {}).read(FaceBodies()).blocks for r in b.runs]
+    assert texts == ["A", "A", "B\nq\n1 0 0 1 5 5 cm\nC", "A", "A"]
+    pages = [(round(r.x0), round(r.y0)) for b in PageReader(_raw_page(after), {}).read(FaceBodies()).blocks
+             for r in b.runs if r.text == "page"]
+    assert pages == [(7, 7)] * 3  # not moved with the face before it

@@ -282,6 +282,84 @@ def _page_content(page) -> bytes | None:
     return b"\n".join(out)
 
 
+# Where a face begins, as render/face.py draws it: saved state, moved to its place (then its
+# clip, frames and the Q that ends it).  Only ever preceded by a line break in reportlab's output.
+_FACE_START = re.compile(rb"\nq\n1 0 0 1 (" + _NUM + rb") (" + _NUM + rb") cm\n")
+
+
+class _State:
+    """Where the interpreter stands in a content stream: graphics and text state, and what an
+    operator in progress has gathered."""
+    __slots__ = ("pending", "ctm", "clip", "stack", "font", "size", "leading", "tc", "tw", "tz", "tm", "tlm",
+                 "block", "array", "path", "clip_pending", "stroke", "unclean")
+
+    def __init__(self):
+        self.pending: list = []  # strings, arrays, lone numbers and names before an operator
+        self.ctm = IDENTITY
+        self.clip = None  # bounding box (x0, y0, x1, y1) of the clipping path; None = the whole page
+        self.stack: list[tuple] = []
+        self.font, self.size, self.leading, self.tc, self.tw, self.tz = None, 0.0, 0.0, 0.0, 0.0, 1.0
+        self.tm = self.tlm = IDENTITY
+        self.block: Block | None = None
+        self.array: list | None = None
+        self.path: list[tuple] = []  # (ctm, lines of path construction) of the path being built
+        self.clip_pending = False
+        self.stroke: tuple = (0.0, 0.0, 0.0)
+        self.unclean = False  # a string held a raw line break
+
+
+class _Drawn:
+    """What one face's operators drew, read at the origin, to be moved where the face is placed."""
+    __slots__ = ("blocks", "placed", "strokes", "tm")
+
+    def __init__(self):
+        self.blocks: list[Block] = []
+        self.placed: list[Placed] = []
+        self.strokes: list[tuple[tuple, list]] = []
+        self.tm: tuple = (IDENTITY, IDENTITY)  # the text matrices it leaves (they are not moved)
+
+    def moved_into(self, out, dx: float, dy: float) -> None:
+        for block in self.blocks:
+            out.blocks.append(Block([Run(r.text, r.x0 + dx, r.y0 + dy, r.x1 + dx, r.size,
+                                         None if r.y1 is None else r.y1 + dy, r.up) for r in block.runs],
+                                    _moved(block.clip, dx, dy)))
+        for p in self.placed:
+            out.placed.append(Placed(p.name, p.x0 + dx, p.y0 + dy, p.x1 + dx, p.y1 + dy, _moved(p.clip, dx, dy)))
+        for stroke, path in self.strokes:
+            out.strokes.append((stroke, [((m[0], m[1], m[2], m[3], m[4] + dx, m[5] + dy), run) for m, run in path]))
+
+
+def _moved(box, dx: float, dy: float):
+    return None if box is None else (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
+
+
+class FaceBodies:
+    """The faces of one PDF read so far, by their operators and what those name: a deck's back,
+    placed on every sheet, is read once.  A face is kept when it is met a second time, so a deck
+    of unique cards keeps nothing; at most LIMIT are kept."""
+    LIMIT = 512
+    SEEN_LIMIT = 200_000
+
+    def __init__(self):
+        self._read: dict[tuple, _Drawn] = {}
+        self._seen: set[int] = set()  # hashes of faces met once (a collision only keeps a face early)
+
+    def get(self, key: tuple) -> _Drawn | None:
+        return self._read.get(key)
+
+    def again(self, key: tuple) -> bool:
+        """Whether this face was met before and should be kept now."""
+        digest = hash(key)
+        if digest in self._seen:
+            return len(self._read) < self.LIMIT
+        if len(self._seen) < self.SEEN_LIMIT:
+            self._seen.add(digest)
+        return False
+
+    def keep(self, key: tuple, read: _Drawn) -> None:
+        self._read[key] = read
+
+
 class PageReader:
     """Interprets one page's content stream: text runs (by BT..ET block) and placed forms."""
 
@@ -314,26 +392,85 @@ class PageReader:
         # Stroked paths with their stroke colour: (rgb, [(ctm, path construction)]), for measuring
         # the outlines of true-scale templates (verify/outlines.py).
         self.strokes: list[tuple[tuple, list]] = []
+        self._resources_key: tuple | None = None
 
-    def read(self) -> "PageReader":
+    def read(self, faces: "FaceBodies | None" = None) -> "PageReader":
+        """Interpret the page's content.  With `faces`, a face placed again (the same operators
+        between `q 1 0 0 1 x y cm` and its `Q`, in the same fonts and forms) is read once per PDF
+        and its text, icons and clips moved to where it is placed again."""
         data = _page_content(self.page)
         if data is None:
             return self
-        pending: list = []  # strings, arrays, lone numbers and names before an operator
-        ctm = IDENTITY
-        clip = None  # bounding box (x0, y0, x1, y1) of the clipping path; None = the whole page
-        stack: list[tuple] = []
-        font, size, leading, tc, tw, tz = None, 0.0, 0.0, 0.0, 0.0, 1.0
-        tm = tlm = IDENTITY
-        block: Block | None = None
-        array: list | None = None
-        path: list[tuple] = []  # (ctm, lines of path construction) of the path being built
-        clip_pending = False
-        stroke: tuple = (0.0, 0.0, 0.0)
-        for (shown_x, shown_y, shown_font, shown_size, shown_leading, shown, begin, move, line, rect, run,
-             string, bracket, ops, op, number, name) in _TOKEN.findall(data):
+        state = _State()
+        starts = list(_FACE_START.finditer(data)) if faces is not None else []
+        if len(starts) < 2:
+            self._interpret(data, state, self)
+            return self
+        # Each part ends with the line break before a face's `q`: a string that the split cut
+        # would hold it, and unclean says so.
+        self._interpret(data[:starts[0].start() + 1], state, self)
+        for i, start in enumerate(starts):
+            end = starts[i + 1].start() + 1 if i + 1 < len(starts) else len(data)
+            if not self._placed_again(data, start, end, state, faces):
+                self._interpret(data[start.start() + 1:end], state, self)
+        if state.unclean:
+            # A string held a line break, so one may have been cut where the page was split:
+            # read the page whole instead (reportlab writes every line break in a string escaped).
+            self.blocks, self.placed, self.strokes = [], [], []
+            self._interpret(data, _State(), self)
+        return self
+
+    def _placed_again(self, data: bytes, start, end: int, state: "_State", faces: "FaceBodies") -> bool:
+        """Read the face that begins at `start` from `faces`, moved into place, if it was read
+        before (or is met for the second time: then read it now, at the origin, and keep it)."""
+        ctm = state.ctm
+        if (state.block is not None or state.pending or state.array is not None or state.path
+                or state.clip_pending or state.clip is not None or ctm[:4] != (1.0, 0.0, 0.0, 1.0)):
+            return False
+        body = data[start.end() - 1:end]  # from the line break after `cm`, as the whole page has it
+        key = (body, state.font, state.size, state.leading, state.tc, state.tw, state.tz, state.stroke,
+               self.resources_key())
+        read = faces.get(key)
+        if read is None:
+            if not faces.again(key):
+                return False
+            inner = _State()
+            inner.stack = [(IDENTITY, None, state.font, state.size, state.leading, state.tc, state.tw, state.tz,
+                            state.stroke)]
+            read = _Drawn()
+            if not self._interpret(body, inner, read, closing=True) or inner.unclean:
+                return False  # not one face's q ... Q (or a line break in a string): read it whole
+            read.tm = inner.tm, inner.tlm
+            faces.keep(key, read)
+        dx, dy = float(start.group(1)) + ctm[4], float(start.group(2)) + ctm[5]
+        read.moved_into(self, dx, dy)
+        state.tm, state.tlm = read.tm
+        return True
+
+    def resources_key(self) -> tuple:
+        """What a face's operators name on this page: its fonts and forms."""
+        if self._resources_key is None:
+            self._resources_key = (tuple((name, id(font)) for name, font in self.fonts.items()),
+                                   tuple((name, id(form[2])) for name, form in self.forms.items()))
+        return self._resources_key
+
+    def _interpret(self, data: bytes, st: "_State", out, closing: bool = False) -> bool:
+        """Follow `data`'s operators from state `st` (updated), adding what they draw to `out`.
+        With `closing`, `data` is a face's body after its `q ... cm`: True if its own `Q` (which
+        empties `st.stack`) is its last operator."""
+        tokens = _TOKEN.findall(data)
+        last = len(tokens) - 1
+        closed = emptied = False
+        pending, ctm, clip, stack = st.pending, st.ctm, st.clip, st.stack
+        font, size, leading, tc, tw, tz = st.font, st.size, st.leading, st.tc, st.tw, st.tz
+        tm, tlm, block, array, path = st.tm, st.tlm, st.block, st.array, st.path
+        clip_pending, stroke, unclean = st.clip_pending, st.stroke, st.unclean
+        for index, (shown_x, shown_y, shown_font, shown_size, shown_leading, shown, begin, move, line, rect, run,
+                    string, bracket, ops, op, number, name) in enumerate(tokens):
             # The one-token forms (see _TOKEN) do what their operators do below, one by one.
             if shown:  # 1 0 0 1 x y Tm [/F1+0 size Tf leading TL] (string) Tj
+                if 10 in shown:
+                    unclean = True
                 pending = []
                 tm = tlm = (1.0, 0.0, 0.0, 1.0, float(shown_x), float(shown_y))
                 if shown_font:
@@ -345,13 +482,13 @@ class PageReader:
                 block = Block([], clip)
             elif move:  # n x0 y0 m x1 y1 l S
                 pending = []
-                clip = self._painted(b"n", path, clip, clip_pending, stroke)
-                clip = self._painted(b"S", [(ctm, move), (ctm, line)], clip, False, stroke)
+                clip = _painted(out, b"n", path, clip, clip_pending, stroke)
+                clip = _painted(out, b"S", [(ctm, move), (ctm, line)], clip, False, stroke)
                 clip_pending, path = False, []
             elif rect:  # n x y w h re W* n
                 pending = []
-                clip = self._painted(b"n", path, clip, clip_pending, stroke)
-                clip = self._painted(b"n", [(ctm, rect)], clip, True, stroke)
+                clip = _painted(out, b"n", path, clip, clip_pending, stroke)
+                clip = _painted(out, b"n", [(ctm, rect)], clip, True, stroke)
                 clip_pending, path = False, []
             elif op:
                 # An operator with the numbers and names written just before it.
@@ -361,7 +498,7 @@ class PageReader:
                     if op in _IGNORED_OPS:
                         pass
                     elif op in _PAINT_OPS:
-                        clip = self._painted(op, path, clip, clip_pending, stroke)
+                        clip = _painted(out, op, path, clip, clip_pending, stroke)
                         clip_pending = False
                         path = []
                     elif op == b"Tm":
@@ -385,13 +522,16 @@ class PageReader:
                         block = Block([], clip)
                     elif op == b"ET":
                         if block is not None:
-                            self.blocks.append(block)
+                            out.blocks.append(block)
                         block = None
                     elif op == b"q":
                         stack.append((ctm, clip, font, size, leading, tc, tw, tz, stroke))
                     elif op == b"Q":
                         if stack:
                             ctm, clip, font, size, leading, tc, tw, tz, stroke = stack.pop()
+                            if closing and not stack:  # the face's own Q: the last token, met once
+                                closed = index == last and not emptied
+                                emptied = True
                     elif op == b"RG":
                         stroke = tuple(round(float(v), 4) for v in operands[-3:])
                     elif op == b"cm":
@@ -427,12 +567,14 @@ class PageReader:
                             m = _mul(matrix, ctm)
                             xs, ys = zip(*(_apply(m, x, y) for x, y in ((bbox[0], bbox[1]), (bbox[2], bbox[1]),
                                                                         (bbox[0], bbox[3]), (bbox[2], bbox[3]))))
-                            self.placed.append(Placed(form_name, min(xs), min(ys), max(xs), max(ys), clip))
+                            out.placed.append(Placed(form_name, min(xs), min(ys), max(xs), max(ys), clip))
                 except (IndexError, TypeError, ValueError, AttributeError):
                     pass  # a malformed operator: skip it, as a viewer would
             elif run:
                 path.append((ctm, run))
             elif string:
+                if 10 in string:
+                    unclean = True
                 value = _Str(_literal(string) if string[0] == 40 else _hex(string))
                 (pending if array is None else array).append(value)
             elif bracket:
@@ -443,19 +585,11 @@ class PageReader:
                     array = None
             else:
                 (pending if array is None else array).append(number or name)
-        return self
-
-    def _painted(self, op: bytes, path: list, clip, clip_pending: bool, stroke: tuple):
-        """A path painted (or ended, `n`): kept if stroked; and the clip, narrowed by the path if
-        W or W* came before."""
-        if op in _STROKE_OPS and path:
-            self.strokes.append((stroke, path))
-        if clip_pending and path:
-            box = _path_box(path)
-            if box is not None:
-                clip = box if clip is None else (max(clip[0], box[0]), max(clip[1], box[1]),
-                                                 min(clip[2], box[2]), min(clip[3], box[3]))
-        return clip
+        st.pending, st.ctm, st.clip, st.stack = pending, ctm, clip, stack
+        st.font, st.size, st.leading, st.tc, st.tw, st.tz = font, size, leading, tc, tw, tz
+        st.tm, st.tlm, st.block, st.array, st.path = tm, tlm, block, array, path
+        st.clip_pending, st.stroke, st.unclean = clip_pending, stroke, unclean
+        return closed
 
     def _show(self, raw: bytes, font, size, tc, tw, tz, tm, ctm, block):
         info = self.fonts.get(font) if font else None
@@ -480,3 +614,16 @@ class PageReader:
                 block.runs.append(Run(text, x0, y0, x0 + advance * m[0], size * scale, y0 + advance * m[1], up))
         # The text matrix moves on by the advance: translate(advance, 0) x tm.
         return (tm[0], tm[1], tm[2], tm[3], tm[4] + advance * tm[0], tm[5] + advance * tm[1])
+
+
+def _painted(out, op: bytes, path: list, clip, clip_pending: bool, stroke: tuple):
+    """A path painted (or ended, `n`): kept if stroked; and the clip, narrowed by the path if
+    W or W* came before."""
+    if op in _STROKE_OPS and path:
+        out.strokes.append((stroke, path))
+    if clip_pending and path:
+        box = _path_box(path)
+        if box is not None:
+            clip = box if clip is None else (max(clip[0], box[0]), max(clip[1], box[1]),
+                                             min(clip[2], box[2]), min(clip[3], box[3]))
+    return clip

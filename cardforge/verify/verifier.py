@@ -18,7 +18,7 @@ from ..units import MM
 from ..frontend.model import Game
 from ..rules.positions import piece_pos, refine
 from .pdfobjects import damage_errors, read_pages
-from .pdfread import PageReader, Placed, Run, _embedded
+from .pdfread import FaceBodies, PageReader, Placed, Run, _embedded
 
 SECTIONS = ("cards", "tokens", "boards", "references", "templates")
 TOL = 0.75  # points of slack when placing glyphs and icons in boxes
@@ -202,6 +202,7 @@ class Verifier:
         records = _by_page(manifest)
         pending = next(records, None)
         fonts_seen: dict = {}
+        faces = FaceBodies()  # a face placed again (a deck's back) is read once
         counts: dict[tuple, int] = {}
         sections_seen: set[str] = set()
         for number, page in enumerate(pages, start=1):
@@ -212,7 +213,7 @@ class Verifier:
                 reader = PageReader(page, fonts_seen)
                 self._fonts(name, number, reader)
                 if wanted:
-                    reader.read()
+                    reader.read(faces)
             except damage_errors() as exc:
                 self.error("E-PRINTED-PDF", f"{name} page {number}: cannot read it: {exc}",
                            help="the file is damaged: build it again, or copy it again from where it was built")
