@@ -25,7 +25,8 @@ def check_game(game: Game, report: Report, *, layouts=None, icons=None, faces=No
             rules.derive(report)
     used = AssetUse()
     if icons is not None and faces is not None:
-        used = check_assets(game, report, icons, fonts, faces, boards or {})
+        with expression_batch():  # it renders every face's templates: each arms no timer of its own
+            used = check_assets(game, report, icons, fonts, faces, boards or {})
     check_quantities(game, report)
     check_changed(game, report)
     if faces is not None:
