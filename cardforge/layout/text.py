@@ -35,6 +35,23 @@ def _width(text: str, font: str) -> float:
     return width
 
 
+_PLAIN_WORDS: dict[tuple[str, str], "Word"] = {}
+
+
+def _plain_word(word: str, font: str, space: float) -> "Word":
+    """A word of plain text in one font, shared by every text that has it: card texts repeat the
+    same words, and nothing changes a Word once it is made (a Chinese or Japanese word is cut
+    into new ones by _cjk_split)."""
+    key = (word, font)
+    made = _PLAIN_WORDS.get(key)
+    if made is None:
+        if len(_PLAIN_WORDS) > 50_000:
+            _PLAIN_WORDS.clear()
+        width = _width(word, font)
+        made = _PLAIN_WORDS[key] = Word([Frag("text", word, font, width)], width, space)
+    return made
+
+
 def _space(font: str) -> float:
     width = _SPACES.get(font)
     if width is None:
@@ -128,10 +145,12 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
         space = _space(font)
         words = (markup.upper() if uppercase else markup).split()
         line = paragraphs[0][0]
-        for word in words:
-            width = _width(word, font)
-            word_ = Word([Frag("text", word, font, width)], width, space)
-            line.extend(_cjk_split(word_) if cjk else (word_,))
+        if cjk:
+            for word in words:
+                width = _width(word, font)
+                line.extend(_cjk_split(Word([Frag("text", word, font, width)], width, space)))
+        else:
+            line.extend([_plain_word(word, font, space) for word in words])
         if missing_chars is not None and words:
             lacking = missing_chars(base, "".join(words))
             if lacking:
