@@ -91,6 +91,9 @@ def _layout_digest(layout) -> str:
     return _layout_digests[key]
 
 
+_PRINTED_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str).encode  # made once, not per face
+
+
 def recorded_digest(layout, frames: list[dict], trim_mm: tuple[float, float], memo: dict | None = None) -> str:
     """A face's digest as a build's manifest records it, without drawing it again: its layout's
     files and what each frame printed (text, icons, boxes relative to the trim), so two builds can
@@ -111,7 +114,7 @@ def recorded_digest(layout, frames: list[dict], trim_mm: tuple[float, float], me
             item["box"] = list(box)
         printed.append(item)
     hasher = hashlib.sha256(_layout_digest(layout).encode())
-    hasher.update(json.dumps(printed, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass"))
+    hasher.update(_PRINTED_JSON(printed).encode("utf-8", "surrogatepass"))
     digest = hasher.hexdigest()[:DIGEST_CHARS]
     if memo is not None:
         memo[key] = digest
