@@ -22,6 +22,7 @@ from ..layout.repeat import placed
 from ..geometry import shape_path, track_cells
 from .facecache import face_memo, stored_call, stored_calls
 from .images import ImageFrames
+from .shapes import ShapeFrames
 from .versionmark import VersionMarks
 from .replay import Kept, FaceReplay, placed_box
 from ..layout.facecode import FaceCode, asked_versions, face_pieces, resolve, watch_versions
@@ -65,7 +66,7 @@ def rendered(piece: Piece, template: Template, ctx: dict, face_ctx: dict | None)
     return memo[key]
 
 
-class CardRenderer(FaceReplay, ImageFrames, VersionMarks):
+class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
     """Draws faces of one game onto one canvas, with caches shared by all the faces it draws."""
 
     faces_drawn = 0  # in this process: lets a test prove that a build draws each face once
@@ -83,6 +84,7 @@ class CardRenderer(FaceReplay, ImageFrames, VersionMarks):
         self._rich_cache: dict[tuple, Any] = {}
         self._fit_cache: dict[tuple, Any] = {}
         self._color_cache: dict[tuple, Any] = {}
+        self._shape_code: dict[tuple, tuple] = {}  # render/shapes.py
         self._game_data = game.template_data()
         self._boards = {board.id: board.data for board in game.boards}  # every board's data, by id
         self._reported: set[tuple] = set()  # copies of a card share their problems: report once
@@ -368,34 +370,6 @@ class CardRenderer(FaceReplay, ImageFrames, VersionMarks):
     def _color_hex(self, value: Any, layout: Layout) -> str:
         col = self.color(value, layout)
         return "#000000" if col is None else "#" + col.hexval()[2:]
-
-    def _draw_shape(self, frame, layout, card, ctx, x, y, w, h, record):
-        c = self.canvas
-        fill = self.color(self._value(frame, "fill", ctx) or "none", layout)
-        stroke = self.color(self._value(frame, "stroke", ctx) or "none", layout)
-        if fill is None and stroke is None:
-            return
-        c.saveState()
-        if "opacity" in frame.props:
-            c.setFillAlpha(frame.props["opacity"])
-        if fill is not None:
-            c.setFillColor(fill)
-        if stroke is not None:
-            c.setStrokeColor(stroke)
-            c.setLineWidth(_length(frame.props.get("stroke_width", "0.5pt")))
-            if frame.props.get("dash"):
-                c.setDash(frame.props["dash"])
-        shape = frame.props["shape"]
-        f, s = int(fill is not None), int(stroke is not None)
-        if shape == "rect":
-            c.rect(x, y, w, h, stroke=s, fill=f)
-        elif shape == "rounded":
-            c.roundRect(x, y, w, h, _length(frame.props.get("radius", "3mm")), stroke=s, fill=f)
-        elif shape == "ellipse":
-            c.ellipse(x, y, x + w, y + h, stroke=s, fill=f)
-        elif shape == "line":
-            c.line(x, y + h, x + w, y)
-        c.restoreState()
 
     def _rich(self, markup: str, font: str, style: str, uppercase: bool = False) -> richtext.RichText:
         """Parsed rich text (cached); a character the font lacks is an error, never an empty box."""

@@ -1,0 +1,67 @@
+"""Shape frames: a rectangle, rounded rectangle, ellipse or line, filled and stroked."""
+from __future__ import annotations
+
+from ..layout.facecode import asked_versions
+from ..units import length as _length
+
+SHAPES_KEPT = 1000  # shapes' operators kept per document (a layout has a few)
+
+
+class ShapeFrames:
+    """The shape half of CardRenderer (render/face.py), which gives it canvas, color, _value and
+    _shape_code."""
+
+    def _draw_shape(self, frame, layout, card, ctx, x, y, w, h, record):
+        c = self.canvas
+        fill = self.color(self._value(frame, "fill", ctx) or "none", layout)
+        stroke = self.color(self._value(frame, "stroke", ctx) or "none", layout)
+        if fill is None and stroke is None:
+            return
+        # A shape writes the same operators wherever its face is (faces are drawn at their own
+        # origin): a deck's border is written out once per document and its operators reused,
+        # with the PDF features its drawing asked for (a colour asks for transparency).  Not a
+        # translucent one: its graphics state is the document's (layout/facecode.py marks).
+        asked = asked_versions(c)
+        reusable = asked is not None and "opacity" not in frame.props \
+            and all(col is None or col.alpha == 1 for col in (fill, stroke))
+        if reusable:
+            key = (id(frame), id(layout), fill and fill.hexval(), stroke and stroke.hexval(), x, y, w, h,
+                   tuple(c._extgstate._d.items()))
+            written = self._shape_code.get(key)
+            if written is not None:
+                if written[1]:
+                    c._doc.ensureMinPdfVersion(*written[1])
+                c._code.extend(written[0])
+                return
+            start, asked_before = len(c._code), len(asked)
+        self._write_shape(frame, c, fill, stroke, x, y, w, h)
+        if reusable:
+            code = c._code[start:]
+            if not any(" gs" in line for line in code):
+                if len(self._shape_code) > SHAPES_KEPT:
+                    self._shape_code.clear()
+                self._shape_code[key] = (code, tuple(asked[asked_before:]))
+
+    @staticmethod
+    def _write_shape(frame, c, fill, stroke, x, y, w, h) -> None:
+        c.saveState()
+        if "opacity" in frame.props:
+            c.setFillAlpha(frame.props["opacity"])
+        if fill is not None:
+            c.setFillColor(fill)
+        if stroke is not None:
+            c.setStrokeColor(stroke)
+            c.setLineWidth(_length(frame.props.get("stroke_width", "0.5pt")))
+            if frame.props.get("dash"):
+                c.setDash(frame.props["dash"])
+        shape = frame.props["shape"]
+        f, s = int(fill is not None), int(stroke is not None)
+        if shape == "rect":
+            c.rect(x, y, w, h, stroke=s, fill=f)
+        elif shape == "rounded":
+            c.roundRect(x, y, w, h, _length(frame.props.get("radius", "3mm")), stroke=s, fill=f)
+        elif shape == "ellipse":
+            c.ellipse(x, y, x + w, y + h, stroke=s, fill=f)
+        elif shape == "line":
+            c.line(x, y + h, x + w, y)
+        c.restoreState()
