@@ -1,12 +1,15 @@
-"""A shape frame writes its operators once per document and reuses them on every face that draws
-it the same (render/shapes.py): the PDFs are the very bytes drawing each one anew writes."""
+"""A shape frame, and a sheet's crop marks, are drawn once per document and their operators written
+again wherever they are drawn the same (layout/facecode.py written_once): the PDFs are the very
+bytes drawing each one anew writes."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge.output import pages
 from cardforge.output.build import build_game
+from cardforge.output.pdf import Writer
 from cardforge.render.face import CardRenderer
 
 GAME = Path(__file__).resolve().parents[1] / "content" / "steel-rain"  # filled and stroked shapes on every record
@@ -19,8 +22,15 @@ class _Forgetful(dict):
         pass
 
 
-def _build(out: Path, monkeypatch, keep: bool) -> tuple[dict[str, bytes], int]:
-    drawn = [0]
+def _build(out: Path, monkeypatch, keep: bool) -> tuple[dict[str, bytes], int, int]:
+    drawn, marked = [0], [0]
+    original_marks = pages.draw_crop_marks
+
+    def marks(*args, **kwargs):
+        marked[0] += 1
+        return original_marks(*args, **kwargs)
+
+    monkeypatch.setattr(pages, "draw_crop_marks", marks)
     for name in ("rect", "roundRect"):
         original = getattr(Canvas, name)
 
@@ -37,17 +47,25 @@ def _build(out: Path, monkeypatch, keep: bool) -> tuple[dict[str, bytes], int]:
             self._shape_code = _Forgetful()
 
         monkeypatch.setattr(CardRenderer, "__init__", forgetful)
+        original_writer = Writer.__init__
+
+        def forgetful_writer(self, *args, **kwargs):
+            original_writer(self, *args, **kwargs)
+            self.written = _Forgetful()
+
+        monkeypatch.setattr(Writer, "__init__", forgetful_writer)
     result = build_game(GAME, out, papers=("a4",), kit=False)
     assert not result.report.has_errors(), result.report.format_text()
     monkeypatch.undo()
-    return {p.name: p.read_bytes() for p in sorted(out.iterdir()) if p.suffix == ".pdf"}, drawn[0]
+    return {p.name: p.read_bytes() for p in sorted(out.iterdir()) if p.suffix == ".pdf"}, drawn[0], marked[0]
 
 
 def test_a_shape_written_once_prints_as_drawn_anew(tmp_path, monkeypatch):
     monkeypatch.setenv("CARDFORGE_CACHE", "off")  # no kept faces: every face is laid out
-    anew, drawn_anew = _build(tmp_path / "anew", monkeypatch, keep=False)
+    anew, drawn_anew, marked_anew = _build(tmp_path / "anew", monkeypatch, keep=False)
     monkeypatch.setenv("CARDFORGE_CACHE", "off")
-    reused, drawn_reused = _build(tmp_path / "reused", monkeypatch, keep=True)
+    reused, drawn_reused, marked_reused = _build(tmp_path / "reused", monkeypatch, keep=True)
     assert sorted(anew) == sorted(reused) and len(anew) >= 3
     assert [name for name in anew if anew[name] != reused[name]] == []
-    assert drawn_reused <= 0.7 * drawn_anew  # backgrounds, bands and borders: written once per PDF
+    assert drawn_reused <= 0.7 * drawn_anew  # backgrounds, bands and borders: once per PDF
+    assert 0 < marked_reused <= 0.5 * marked_anew  # a deck's sheets alike: their crop marks drawn once

@@ -68,6 +68,36 @@ def asked_versions(canvas) -> list[str] | None:
     return asked if isinstance(asked, list) else None
 
 
+WRITTEN_KEPT = 1000  # drawings kept per document by written_once
+
+
+def written_once(canvas, memo: dict, key, draw):
+    """`draw()` on `canvas`, whose operators do not depend on where they are drawn (a shape of a
+    face drawn at its own origin; a sheet's crop marks): drawn once per document for each `key`,
+    then its operators are written again, with the PDF features it asked for (a colour asks for
+    transparency).  Returns what `draw` returned.  Not kept: what sets a graphics state (the
+    document names it) or draws on an unwatched canvas (`check`'s measuring one)."""
+    asked = asked_versions(canvas)
+    if asked is None:
+        return draw()
+    key = (key, tuple(canvas._extgstate._d.items()))  # what the current graphics state leaves unwritten
+    kept = memo.get(key)
+    if kept is not None:
+        code, features, result = kept
+        if features:
+            canvas._doc.ensureMinPdfVersion(*features)
+        canvas._code.extend(code)
+        return result
+    start, asked_before = len(canvas._code), len(asked)
+    result = draw()
+    code = canvas._code[start:]
+    if not any(" gs" in line for line in code):
+        if len(memo) >= WRITTEN_KEPT:
+            memo.clear()
+        memo[key] = (code, tuple(asked[asked_before:]), result)
+    return result
+
+
 def recording(canvas) -> FaceCode | None:
     """The face being drawn on `canvas`, where its text and icons are written as marks."""
     code = canvas.__dict__.get("_face_code") if hasattr(canvas, "__dict__") else None

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Callable
 from ..diagnostics import Report
 from ..frontend.provenance import provenance, summary
 from ..frontend.translations import translator
+from ..layout.facecode import written_once
 from ..layout.icons import IconError
 from ..prepare import Prepared
 from ..units import MM, MODES, PAPERS, mm  # noqa: F401 (PAPERS, MODES: named here for the rest of output/)
@@ -130,8 +131,11 @@ def _deck_page(section: str, packed: PackedPage, side: str, options: PrintOption
             if sheet.gang:
                 draw_cut_lines(writer.canvas, sheet, trims)
             band = _band(sheet, trims) if packed.stacked else None
-            missing = draw_crop_marks(writer.canvas, sheet, trims, footer_left=sheet.floor == 0 and not packed.stacked,
-                                      band=band)
+            footer_left = sheet.floor == 0 and not packed.stacked
+            # The same marks on every sheet of a deck: written out once per document.
+            missing = written_once(writer.canvas, writer.written, ("crop marks", sheet, tuple(map(tuple, trims)),
+                                                                   footer_left, band),
+                                   lambda: draw_crop_marks(writer.canvas, sheet, trims, footer_left, band))
             if missing:
                 writer.report.warning("W-MARKS", f"{deck.name} on {options.paper.upper()}: no room for crop marks "
                                       f"on the cut lines at {', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''}",

@@ -46,6 +46,7 @@ class Writer:
             {"game": game.id, "title": title, "units": "mm, origin at the page's lower left"},
             spool_dir or Path(target).parent)
         self.done = 0
+        self.written: dict = {}  # what a page draws the same on many sheets (layout/facecode.py written_once)
         self.tr = translator(getattr(game.overlay, "strings", None) or {})  # the footers' language
 
     def write(self, pages: list[Page]) -> Manifest | None:

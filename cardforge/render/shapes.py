@@ -1,10 +1,8 @@
 """Shape frames: a rectangle, rounded rectangle, ellipse or line, filled and stroked."""
 from __future__ import annotations
 
-from ..layout.facecode import asked_versions
+from ..layout.facecode import written_once
 from ..units import length as _length
-
-SHAPES_KEPT = 1000  # shapes' operators kept per document (a layout has a few)
 
 
 class ShapeFrames:
@@ -18,29 +16,13 @@ class ShapeFrames:
         if fill is None and stroke is None:
             return
         # A shape writes the same operators wherever its face is (faces are drawn at their own
-        # origin): a deck's border is written out once per document and its operators reused,
-        # with the PDF features its drawing asked for (a colour asks for transparency).  Not a
-        # translucent one: its graphics state is the document's (layout/facecode.py marks).
-        asked = asked_versions(c)
-        reusable = asked is not None and "opacity" not in frame.props \
-            and all(col is None or col.alpha == 1 for col in (fill, stroke))
-        if reusable:
-            key = (id(frame), id(layout), fill and fill.hexval(), stroke and stroke.hexval(), x, y, w, h,
-                   tuple(c._extgstate._d.items()))
-            written = self._shape_code.get(key)
-            if written is not None:
-                if written[1]:
-                    c._doc.ensureMinPdfVersion(*written[1])
-                c._code.extend(written[0])
-                return
-            start, asked_before = len(c._code), len(asked)
-        self._write_shape(frame, c, fill, stroke, x, y, w, h)
-        if reusable:
-            code = c._code[start:]
-            if not any(" gs" in line for line in code):
-                if len(self._shape_code) > SHAPES_KEPT:
-                    self._shape_code.clear()
-                self._shape_code[key] = (code, tuple(asked[asked_before:]))
+        # origin): a deck's border is written out once per document.  Not a translucent one: its
+        # graphics state is the document's (layout/facecode.py marks).
+        if "opacity" in frame.props or any(col is not None and col.alpha != 1 for col in (fill, stroke)):
+            self._write_shape(frame, c, fill, stroke, x, y, w, h)
+            return
+        key = (id(frame), id(layout), fill and fill.hexval(), stroke and stroke.hexval(), x, y, w, h)
+        written_once(c, self._shape_code, key, lambda: self._write_shape(frame, c, fill, stroke, x, y, w, h))
 
     @staticmethod
     def _write_shape(frame, c, fill, stroke, x, y, w, h) -> None:
