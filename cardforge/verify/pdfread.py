@@ -28,18 +28,19 @@ _NUM = rb"[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
 # Leading white space is skipped by the match rather than by failed matches at every blank.
 # No alternative backtracks over more than it consumes (possessive repeats, at most 32 operands
 # before an operator, a string without its closing parenthesis runs to the end), so a damaged
-# stream takes time in proportion to its length.
+# stream takes time in proportion to its length.  A string's runs of plain bytes are matched
+# as one repeat each, not byte by byte: a quarter of reading a card's text was its strings.
 # So are a stroked segment, "n x0 y0 m x1 y1 l S" (crop marks), and a rectangle made the clip,
 # "n x y w h re W* n" (each piece's bleed box).
 _END = rb"(?![^\s/\[\]()<>{}%])"  # the end of an operator
 _TOKEN = re.compile(rb"\s*(?:1 0 0 1 (" + _NUM + rb") (" + _NUM + rb") Tm"
                     rb"(?: /([^\s/\[\]()<>{}%]+) (" + _NUM + rb") Tf (" + _NUM + rb") TL)?"
-                    rb" (\((?:\\.|[^\\)]){0,4096}+\)) Tj" + _END +
+                    rb" (\([^\\)]*+(?:\\.[^\\)]*+)*+\)) Tj" + _END +
                     rb"|(BT) 1 0 0 1 0 0 Tm" + _END +
                     rb"|n (" + _NUM + rb" " + _NUM + rb" m) (" + _NUM + rb" " + _NUM + rb" l) S" + _END +
                     rb"|n (" + _NUM + rb" " + _NUM + rb" " + _NUM + rb" " + _NUM + rb" re) W\* n" + _END +
                     rb"|((?<=\n)(?:(?:[-+\d. ]++(?:m|l|c|v|y|re)|h)\r?\n)+)"
-                    rb"|(\((?:\\.|[^\\)])*+(?:\)|\Z)|<[0-9A-Fa-f\s]*+>)"
+                    rb"|(\([^\\)]*+(?:\\.[^\\)]*+)*+(?:\)|\Z)|<[0-9A-Fa-f\s]*+>)"
                     rb"|([\[\]])"
                     rb"|((?:(?:/[^\s/\[\]()<>{}%]+|" + _NUM + rb")\s+){0,32}+)([A-Za-z'\"*]+[01]?)"
                     rb"|(" + _NUM + rb")|(/[^\s/\[\]()<>{}%]+))", re.S)
