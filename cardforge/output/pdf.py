@@ -8,6 +8,7 @@ from typing import Callable
 
 from ..diagnostics import ContentError, Report
 from ..frontend.translations import translator
+from ..layout.facecode import written_once
 from ..layout.layouts import Layout
 from ..limits import expression_batch
 from ..prepare import Prepared
@@ -198,6 +199,17 @@ SCALE_BAR_Y = 6.7 * MM  # its ticks reach 7.9 mm; its label sits on 6.1 mm
 LEFT_FOOTER = 13 * MM  # turned up the left margin, the footer spans 5 to 8 mm from the edge
 
 
+def _scale_bar(canvas, x0: float, y0: float) -> None:
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(0.5)
+    canvas.line(x0, y0, x0 + 50 * MM, y0)
+    for i in range(6):
+        tick = 1.2 * MM if i in (0, 5) else 0.7 * MM
+        canvas.line(x0 + i * 10 * MM, y0, x0 + i * 10 * MM, y0 + tick)
+    canvas.setFont("sans-regular", 6)
+    canvas.drawString(x0 + 51 * MM, FOOTER_BASELINE, "50 mm")
+
+
 def _furniture(writer: Writer, page: Page, number: tuple[int, int]) -> list[float] | None:
     """Footer on every page: what it is, its page in its section, and a 50 mm bar to check the print
     scale, in the kit's language.  It runs along the bottom, or up the left margin when the pieces
@@ -222,14 +234,7 @@ def _furniture(writer: Writer, page: Page, number: tuple[int, int]) -> list[floa
     bar = None
     if page.scale_bar:
         x0, y0 = 8 * MM, SCALE_BAR_Y
-        canvas.setStrokeColorRGB(0, 0, 0)
-        canvas.setLineWidth(0.5)
-        canvas.line(x0, y0, x0 + 50 * MM, y0)
-        for i in range(6):
-            tick = 1.2 * MM if i in (0, 5) else 0.7 * MM
-            canvas.line(x0 + i * 10 * MM, y0, x0 + i * 10 * MM, y0 + tick)
-        canvas.setFont("sans-regular", 6)
-        canvas.drawString(x0 + 51 * MM, FOOTER_BASELINE, "50 mm")
+        written_once(canvas, writer.written, "scale bar", lambda: _scale_bar(canvas, x0, y0))  # every page's
         bar = [round(mm(x0), 3), round(mm(y0), 3), round(mm(x0 + 50 * MM), 3)]
         if page.footer_left:
             bar = [round(mm(LEFT_FOOTER - y0), 3), round(mm(x0), 3), round(mm(x0 + 50 * MM), 3)]
