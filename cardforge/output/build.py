@@ -87,9 +87,13 @@ def drawing_gc():
     """Garbage collection tuned for drawing: the prepared game (thousands of long-lived objects) is
     frozen out of every collection, and young collections run a hundred times less often, since
     drawing makes many short-lived objects and few cycles.  Without this the collector took 20-30%
-    of a build.  No collection first: it finds next to nothing here (the game was just loaded) and
-    walked every object of the process, 5-35 ms of a 540-card build."""
+    of a build.  What an earlier build of this process left (`serve`, a worker's next document)
+    is collected first, or it would stay frozen with the rest; before the first there is nothing
+    to collect, and the walk over every object of the process took 5-35 ms of a 540-card build."""
     thresholds = gc.get_threshold()
+    if _drawn_before:
+        gc.collect()
+    _drawn_before.append(True)
     gc.freeze()
     gc.set_threshold(100_000, 50, 1000)
     try:
@@ -97,10 +101,13 @@ def drawing_gc():
     finally:
         # What drawing left alive (up to 100,000 young objects) joins the old generation as is:
         # restoring the thresholds over a full young generation made the next allocation walk
-        # all of it (about 10 ms of a 540-card build).  A later full collection sees it.
+        # all of it (about 10 ms of a 540-card build).  The next build's collection sees it.
         gc.freeze()
         gc.set_threshold(*thresholds)
         gc.unfreeze()
+
+
+_drawn_before: list = []  # not empty once this process has drawn (drawing_gc)
 
 
 class _Counter:
