@@ -460,6 +460,7 @@ class PageReader:
         With `closing`, `data` is a face's body after its `q ... cm`: True if its own `Q` (which
         empties `st.stack`) is its last operator."""
         tokens = _TOKEN.findall(data)
+        fonts = self.fonts
         last = len(tokens) - 1
         closed = emptied = False
         pending, ctm, clip, stack = st.pending, st.ctm, st.clip, st.stack
@@ -473,10 +474,23 @@ class PageReader:
                 if 10 in shown:
                     unclean = True
                 pending = []
-                tm = tlm = (1.0, 0.0, 0.0, 1.0, float(shown_x), float(shown_y))
                 if shown_font:
                     font, size, leading = shown_font.decode("latin-1"), float(shown_size), float(shown_leading)
-                tm = self._show(_Str(_literal(shown)), font, size, tc, tw, tz, tm, ctm, block)
+                x, raw = float(shown_x), _literal(shown)
+                info = fonts.get(font) if font else None
+                if info is not None and tc == 0.0 and tw == 0.0 and tz == 1.0 and \
+                        (ctm is IDENTITY or (ctm[0] == 1 and ctm[1] == 0 and ctm[2] == 0 and ctm[3] == 1)):
+                    # _show, for upright text in a face moved into place (most of a card's text)
+                    text, width = info.decode(raw)
+                    advance = width * size
+                    y = float(shown_y)
+                    if block is not None and text:
+                        x0 = x + ctm[4]
+                        block.runs.append(Run(text, x0, y + ctm[5], x0 + advance, size))
+                    tlm, tm = (1.0, 0.0, 0.0, 1.0, x, y), (1.0, 0.0, 0.0, 1.0, x + advance, y)
+                else:
+                    tm = tlm = (1.0, 0.0, 0.0, 1.0, x, float(shown_y))
+                    tm = self._show(_Str(raw), font, size, tc, tw, tz, tm, ctm, block)
             elif begin:  # BT 1 0 0 1 0 0 Tm
                 pending = []
                 tm = tlm = IDENTITY
@@ -491,6 +505,16 @@ class PageReader:
                 clip = _painted(out, b"n", path, clip, clip_pending, stroke)
                 clip = _painted(out, b"n", [(ctm, rect)], clip, True, stroke)
                 clip_pending, path = False, []
+            elif op == b"q":  # (the operators with no operands to read, answered first)
+                pending = []
+                stack.append((ctm, clip, font, size, leading, tc, tw, tz, stroke))
+            elif op == b"Q":
+                pending = []
+                if stack:
+                    ctm, clip, font, size, leading, tc, tw, tz, stroke = stack.pop()
+                    if closing and not stack:  # the face's own Q: the last token, met once
+                        closed = index == last and not emptied
+                        emptied = True
             elif op:
                 # An operator with the numbers and names written just before it.
                 operands = pending + ops.split() if pending else ops.split()
