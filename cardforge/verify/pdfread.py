@@ -495,14 +495,16 @@ class PageReader:
                 pending = []
                 tm = tlm = IDENTITY
                 block = Block([], clip)
-            elif move:  # n x0 y0 m x1 y1 l S
+            elif move:  # n x0 y0 m x1 y1 l S (crop marks): _painted's stroke, inline
                 pending = []
-                clip = _painted(out, b"n", path, clip, clip_pending, stroke)
-                clip = _painted(out, b"S", [(ctm, move), (ctm, line)], clip, False, stroke)
+                if path or clip_pending:
+                    clip = _painted(out, b"n", path, clip, clip_pending, stroke)
+                out.strokes.append((stroke, [(ctm, move), (ctm, line)]))
                 clip_pending, path = False, []
             elif rect:  # n x y w h re W* n
                 pending = []
-                clip = _painted(out, b"n", path, clip, clip_pending, stroke)
+                if path or clip_pending:
+                    clip = _painted(out, b"n", path, clip, clip_pending, stroke)
                 clip = _painted(out, b"n", [(ctm, rect)], clip, True, stroke)
                 clip_pending, path = False, []
             elif op == b"q":  # (the operators with no operands to read, answered first)
