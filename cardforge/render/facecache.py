@@ -187,15 +187,18 @@ class FaceMemo:
             # the record as the templates see it (markup, translation, derived fields), once per piece and kind
             record = self._once(("piece", id(piece), kind), lambda: digest(piece.context()))
             extra: list[Any] = [type(piece).__name__, piece.id,  # messages name the piece
-                                side, copy, shape, bleed,  # the face (copy None: no copy can differ)
-                                sorted(piece.invalid) if is_card else None]  # frames reading these report nothing
+                                side, copy, shape, bleed]  # the face (copy None: no copy can differ)
+            invalid = sorted(piece.invalid) if is_card else None  # frames reading these report nothing
             if is_card:
                 parts.append(self._deck_part(layout, piece, side))
                 mark = self.game.version_mark
                 if side == "front" and mark.show == "always":  # the mark's text, as drawn now
                     from ..frontend.record_digest import card_digest
                     extra.append(mark.label(str(self.game.data.get("version", "")), card_digest(piece), piece.id))
-            return hashlib.sha256(b"".join(parts) + record + digest(extra)).hexdigest()
+            # Plain values (the common case) are told apart exactly by their repr.
+            plain = all(type(v) in _SCALARS for v in extra) and all(type(f) is str for f in invalid or ())
+            tail = repr((extra, invalid)).encode("utf-8", "surrogatepass") if plain else digest(extra, invalid)
+            return hashlib.sha256(b"".join(parts) + record + tail).hexdigest()
         except Uncacheable:
             return None
 
