@@ -18,7 +18,7 @@ from ..units import MM
 from ..frontend.model import Game
 from ..rules.positions import piece_pos, refine
 from .pdfobjects import damage_errors, read_pages
-from .pdfread import FaceBodies, PageReader, Placed, Run, _embedded
+from .pdfread import Block, FaceBodies, PageReader, Placed, Run, _embedded
 
 SECTIONS = ("cards", "tokens", "boards", "references", "templates")
 TOL = 0.75  # points of slack when placing glyphs and icons in boxes
@@ -302,27 +302,34 @@ class Verifier:
         """The words printed in each frame are the words the data gives."""
         frames = [f for f in record.get("frames", []) if f.get("type") in ("text", "track", "table")]
         order = [f["name"] for f in frames]
-        printed: dict[str, list[str]] = {}
+        printed: dict[str, list[Block]] = {}
         for block, frame_name in zip(blocks, _in_order(blocks, frames, [_blocks_of(f) for f in frames],
                                                         lambda b, box: all(_inside(r.x0, r.y0, box) for r in b.runs))):
-            printed.setdefault(frame_name, []).extend(_block_words(block.runs))
+            printed.setdefault(frame_name, []).append(block)
+
+        def words(frame_name: str) -> list[str]:  # the words a frame printed, for a message
+            return [word for block in printed.get(frame_name, ()) for word in _block_words(block.runs)]
+
+        def squashed(frame_name: str) -> str:  # its words without the white space between: its runs' text
+            return _squash("".join(run.text for block in printed.get(frame_name, ()) for run in block.runs))
+
         if not self.fresh:  # the manifest must describe this PDF, or its frame names mean nothing
             for frame in frames:
                 recorded = frame.get("text")
-                shown = printed.get(frame["name"], [])
                 if frame.get("type") == "text" and recorded is not None \
-                        and _squash(_recorded_text(recorded)) != _squash("".join(shown)):
+                        and _squash(_recorded_text(recorded)) != squashed(frame["name"]):
+                    shown = words(frame["name"])
                     self.error("E-PRINTED-MANIFEST", f"{name} page {number}: {label}, frame '{frame['name']}': the "
                                f"PDF shows '{_clip(' '.join(shown))}' but its manifest says '{_clip(recorded)}'",
                                piece, once=("manifest", piece.id, side, frame["name"]),
                                help="the PDF and its manifest come from different builds; rebuild")
         names = set(printed) | {n for n, info in expected.items() if info.words}
         for frame_name in sorted(names, key=lambda n: order.index(n) if n in order else len(order)):
-            shown = printed.get(frame_name, [])
             info = expected.get(frame_name)
             want = (info.words or []) if info is not None else []
-            if _squash("".join(shown)) == _squash("".join(want)):
+            if squashed(frame_name) == _squash("".join(want)):
                 continue
+            shown = words(frame_name)
             find = None
             if info is not None and info.error is not None:
                 detail = f"the data now fails: {info.error[1]}"
@@ -342,6 +349,8 @@ class Verifier:
         given icon; the manifest names them all. Where the two agree, the manifest's names are what
         was printed, and they are compared with the names the data gives now."""
         icon_frames = [f for f in record.get("frames", []) if f.get("icons") is not None]
+        if not icon_frames and not placed and not any(info.icons for info in expected.values()):
+            return  # no icon drawn, recorded or wanted
         order = [f["name"] for f in icon_frames]
         recorded = {f["name"]: {k: v for k, v in f["icons"].items() if v} for f in icon_frames}
         drawn: dict[str, list[Placed]] = {}
