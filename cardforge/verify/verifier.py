@@ -150,9 +150,9 @@ class Verifier:
     # -- what the data gives, frame by frame ------------------------------------------------
 
     def expected(self, piece, side: str, copy: int, layout: Layout, record: dict) -> dict[str, FrameInfo]:
-        if self.fresh:
+        if self.fresh:  # the frames that print words or icons: the others (shapes) give nothing to compare
             return {frame["name"]: _recorded(frame, layout, self.prep.icons.__contains__)
-                    for frame in record.get("frames", [])}
+                    for frame in record.get("frames", []) if frame.get("type") in _WORDS_FROM or frame.get("icons")}
         per_copy = any("copy" in t.source for f in layout.frames for t in f.templates.values())
         key = (type(piece).__name__, piece.id, side, copy if per_copy else 0, layout.name)
         if key not in self._expected:
@@ -300,7 +300,7 @@ class Verifier:
 
     def _texts(self, name, number, label, piece, side, record, blocks, expected) -> None:
         """The words printed in each frame are the words the data gives."""
-        frames = [f for f in record.get("frames", []) if f.get("type") in ("text", "track", "table")]
+        frames = [f for f in record.get("frames", []) if f.get("type") in _WORDS_FROM]
         order = [f["name"] for f in frames]
         printed: dict[str, list[Block]] = {}
         for block, frame_name in zip(blocks, _in_order(blocks, frames, [_blocks_of(f) for f in frames],
@@ -405,6 +405,7 @@ class Verifier:
 
 
 _NOWHERE = "(outside every frame)"
+_WORDS_FROM = ("text", "track", "table")  # the frames whose records say what words they printed (_recorded)
 
 
 def _fields_of(info: FrameInfo | None) -> list[str]:
