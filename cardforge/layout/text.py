@@ -36,6 +36,7 @@ def _width(text: str, font: str) -> float:
 
 
 _PLAIN_WORDS: dict[tuple[str, str], "Word"] = {}
+PLAIN_WORDS_KEPT = 5_000  # a game's vocabulary; a deck of numbered cards brings more, and they come and go
 
 
 def _plain_word(word: str, font: str, space: float) -> "Word":
@@ -45,7 +46,7 @@ def _plain_word(word: str, font: str, space: float) -> "Word":
     key = (word, font)
     made = _PLAIN_WORDS.get(key)
     if made is None:
-        if len(_PLAIN_WORDS) > 50_000:
+        if len(_PLAIN_WORDS) > PLAIN_WORDS_KEPT:
             _PLAIN_WORDS.clear()
         width = _width(word, font)
         made = _PLAIN_WORDS[key] = Word([Frag("text", word, font, width)], width, space)
