@@ -102,17 +102,14 @@ def recorded_digest(layout, frames: list[dict], trim_mm: tuple[float, float], me
     `memo` holds the digests of one drawn face (render/replay.py Kept) by where its boxes fall
     relative to the trim: everything else it prints is the same wherever it is placed."""
     x0, y0 = trim_mm
-    boxes = [(round(box[0] - x0, 2), round(box[1] - y0, 2), box[2], box[3]) if (box := frame.get("box")) else None
-             for frame in frames]
-    key = (tuple(boxes), tuple(tuple(map(tuple, frame["cells"])) for frame in frames if "cells" in frame))
+    boxes = tuple((round(box[0] - x0, 2), round(box[1] - y0, 2), box[2], box[3]) if (box := frame.get("box")) else None
+                  for frame in frames)
+    key = (boxes, tuple(tuple(map(tuple, frame["cells"])) for frame in frames if "cells" in frame))
     if memo is not None and key in memo:
         return memo[key]
-    printed = []
-    for frame, box in zip(frames, boxes):
-        item = {k: v for k, v in frame.items() if k != "box"}
-        if box:
-            item["box"] = list(box)
-        printed.append(item)
+    # Each frame as recorded, its box relative to the trim (the keys are sorted when written).
+    printed = [dict(frame, box=list(box)) if box else {k: v for k, v in frame.items() if k != "box"}
+               for frame, box in zip(frames, boxes)]
     hasher = hashlib.sha256(_layout_digest(layout).encode())
     hasher.update(_PRINTED_JSON(printed).encode("utf-8", "surrogatepass"))
     digest = hasher.hexdigest()[:DIGEST_CHARS]
