@@ -18,7 +18,8 @@ from ..units import MM
 from ..frontend.model import Game
 from ..rules.positions import piece_pos, refine
 from .pdfobjects import damage_errors, read_pages
-from .pdfread import Block, FaceBodies, PageReader, Placed, Run, _embedded
+from .drawn import Block, Placed, Run
+from .pdfread import FaceBodies, PageReader, _embedded
 
 SECTIONS = ("cards", "tokens", "boards", "references", "templates")
 TOL = 0.75  # points of slack when placing glyphs and icons in boxes
