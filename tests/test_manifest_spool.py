@@ -51,3 +51,15 @@ def test_a_large_build_keeps_few_records_in_memory(tmp_path, monkeypatch):
     _build(tmp_path)
     assert made and all(m._held is None for m in made if m.faces > 3)
     assert all(sum(len(r) for r in m._held.values()) == m.faces for m in made if m.faces <= 3 and m._held)
+
+
+def test_records_are_written_as_json_writes_them(tmp_path):
+    """orjson writes the manifests (output/manifest.py _dumps): the same text as json's encoder,
+    and json's where orjson refuses a value."""
+    files = _build(tmp_path)
+    records = [record for name, data in files.items() if name.endswith(".manifest.json")
+               for section in manifest_module.SECTIONS for record in json.loads(data).get(section) or []]
+    assert len(records) > 100
+    assert [r for r in records if manifest_module._dumps(r) != manifest_module._JSON(r)] == []
+    odd = {"text": "half a pair \ud83d", "big": 2 ** 70, "box": [1.5, 2.0]}
+    assert manifest_module._dumps(odd) == json.dumps(odd, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
