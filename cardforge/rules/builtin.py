@@ -38,6 +38,16 @@ class AssetUse:
     images: set[Path] = field(default_factory=set)
 
 
+_ALIKE_TYPES = frozenset({"shape", "text", "icon", "icon_row", "image", "field"})
+
+
+def _alike_for_every_piece(layout) -> bool:
+    """Whether every face drawn with `layout` names the same icons, symbols and images: its frames
+    hold literal values only (no template reads the piece) and repeat nothing."""
+    return all(frame.type in _ALIKE_TYPES and all(t.is_constant for t in frame.templates.values())
+               for frame in walk_frames(layout.frames))
+
+
 def check_assets(game: Game, report: Report, icons, fonts, faces: dict, boards: dict) -> AssetUse:
     """Every icon, image and inline :symbol: of every face resolves inside the game folder."""
     used = AssetUse()
@@ -45,11 +55,18 @@ def check_assets(game: Game, report: Report, icons, fonts, faces: dict, boards: 
     pieces = [(card, side, faces.get((card.id, side))) for card in game.cards() for side in ("front", "back")
               if (card.id, side) in faces]
     pieces += [(board, "front", boards.get(board.id)) for board in game.boards]
+    alike: dict[tuple[int, str], list] = {}  # a layout of literal values: its frames, evaluated once
     for piece, side, layout in pieces:
         if layout is None:
             continue
         what = "card" if isinstance(piece, Card) else "board"
-        for frame in evaluator.named(layout, piece, side):
+        if _alike_for_every_piece(layout):  # a deck's back: the same on every card
+            named = alike.get((id(layout), side))
+            if named is None:
+                named = alike[(id(layout), side)] = evaluator.named(layout, piece, side)
+        else:
+            named = evaluator.named(layout, piece, side)
+        for frame in named:
             if frame.error is not None or not (frame.icon_names or frame.symbols or frame.image):
                 continue  # nothing to resolve; or a template that fails is reported by the renderer, with what it was drawing
             if isinstance(piece, Card) and set(frame.fields) & piece.invalid:
