@@ -432,6 +432,8 @@ def _form_names(faces) -> dict[str, str]:
     """Form XObject -> icon name, learned from frames that draw a single kind of icon."""
     names: dict[str, set[str]] = {}
     for _, record, _, _, _, placed in faces:
+        if not placed:
+            continue  # a face that placed no form teaches nothing
         for frame in record.get("frames", []):
             icons = {k: v for k, v in (frame.get("icons") or {}).items() if v}
             if len(icons) != 1:
