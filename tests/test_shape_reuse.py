@@ -7,6 +7,7 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge import diskcache
 from cardforge.output import pages
 from cardforge.output.build import build_game
 from cardforge.output.pdf import Writer
@@ -54,7 +55,13 @@ def _build(out: Path, monkeypatch, keep: bool) -> tuple[dict[str, bytes], int, i
             self.written = _Forgetful()
 
         monkeypatch.setattr(Writer, "__init__", forgetful_writer)
-    result = build_game(GAME, out, papers=("a4",), kit=False)
+    diskcache.cache_root.cache_clear()  # CARDFORGE_CACHE=off: no faces kept by an earlier test
+    diskcache._folder.cache_clear()
+    try:
+        result = build_game(GAME, out, papers=("a4",), kit=False)
+    finally:
+        diskcache.cache_root.cache_clear()
+        diskcache._folder.cache_clear()
     assert not result.report.has_errors(), result.report.format_text()
     monkeypatch.undo()
     return {p.name: p.read_bytes() for p in sorted(out.iterdir()) if p.suffix == ".pdf"}, drawn[0], marked[0]
