@@ -105,7 +105,7 @@ class Manifest:
             return
         streams = [self._tagged(section) for section in SECTIONS]
         for page, section, data in heapq.merge(*streams, key=lambda item: item[0]):
-            record = json.loads(data)
+            record = orjson.loads(data)  # the values json.loads gives, a few times as fast
             record["page"] = page
             yield section, record
 
