@@ -289,3 +289,19 @@ def test_words_are_read_as_the_renderer_parses_them():
                 assert plain_words(markup, prep.icons.__contains__, upper) == ([w for w in words if w], rich.icons)
                 count += 1
     assert count > 100
+
+
+def test_numbered_series_read_back_against_unchanged_data(tmp_path, capsys, monkeypatch):
+    """Steel Rain's numbered markers (`series` and `variants`: each copy its own number and side)
+    check clean against the data they were built from: each copy is compared with its own values."""
+    game = tmp_path / "steel-rain"
+    shutil.copytree(REPO / "content" / "steel-rain", game)
+    result = build_game(game, tmp_path / "old", papers=("a4",), kit=False, layouts_dir=LAYOUTS)
+    assert not result.report.has_errors(), result.report.format_text()
+    tokens = tmp_path / "old" / "steel-rain-tokens-a4.pdf"
+    assert tokens.is_file()
+    monkeypatch.chdir(tmp_path)
+    code = main(["check", "steel-rain", "--layouts", str(LAYOUTS), "--printed", str(tokens)])
+    out, err = capsys.readouterr()
+    assert [line for line in err.splitlines() if HEADLINE.match(line)] == [], err
+    assert code == 0
