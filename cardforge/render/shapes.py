@@ -16,11 +16,8 @@ class ShapeFrames:
         if fill is None and stroke is None:
             return
         # A shape writes the same operators wherever its face is (faces are drawn at their own
-        # origin): a deck's border is written out once per document.  Not a translucent one: its
-        # graphics state is the document's (layout/facecode.py marks).
-        if "opacity" in frame.props or any(col is not None and col.alpha != 1 for col in (fill, stroke)):
-            self._write_shape(frame, c, fill, stroke, x, y, w, h)
-            return
+        # origin): a deck's border is written out once per document (a translucent one is not:
+        # written_once keeps nothing that sets a graphics state).
         key = (id(frame), id(layout), fill and fill.hexval(), stroke and stroke.hexval(), x, y, w, h)
         written_once(c, self._shape_code, key, lambda: self._write_shape(frame, c, fill, stroke, x, y, w, h))
 

@@ -55,15 +55,18 @@ def check_assets(game: Game, report: Report, icons, fonts, faces: dict, boards: 
     pieces = [(card, side, faces.get((card.id, side))) for card in game.cards() for side in ("front", "back")
               if (card.id, side) in faces]
     pieces += [(board, "front", boards.get(board.id)) for board in game.boards]
-    alike: dict[tuple[int, str], list] = {}  # a layout of literal values: its frames, evaluated once
+    alike: dict[int, bool] = {}  # per layout: whether its faces are all alike (_alike_for_every_piece)
+    evaluated: dict[tuple[int, str], list] = {}  # such a layout's frames, evaluated once per side
     for piece, side, layout in pieces:
         if layout is None:
             continue
         what = "card" if isinstance(piece, Card) else "board"
-        if _alike_for_every_piece(layout):  # a deck's back: the same on every card
-            named = alike.get((id(layout), side))
+        if id(layout) not in alike:
+            alike[id(layout)] = _alike_for_every_piece(layout)
+        if alike[id(layout)]:  # a deck's back: the same on every card
+            named = evaluated.get((id(layout), side))
             if named is None:
-                named = alike[(id(layout), side)] = evaluator.named(layout, piece, side)
+                named = evaluated[(id(layout), side)] = evaluator.named(layout, piece, side)
         else:
             named = evaluator.named(layout, piece, side)
         for frame in named:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..diagnostics import Report, display_path
-from ..layout.layouts import Layout
+from ..layout.layouts import Layout, names_copy
 from .outlines import measure_templates
 from ..layout.text import unescape_recorded
 from ..render.evaluate import FaceEvaluator, FrameInfo, plain_words
@@ -154,9 +154,9 @@ class Verifier:
         if self.fresh:  # the frames that print words or icons: the others (shapes) give nothing to compare
             return {frame["name"]: _recorded(frame, layout, self.prep.icons.__contains__)
                     for frame in record.get("frames", []) if frame.get("type") in _WORDS_FROM or frame.get("icons")}
-        # A face's values differ from copy to copy where a template names `copy`, or where the piece
-        # is a numbered series (its `number` and `variant`: render/face.py CardRenderer.context).
-        per_copy = any("copy" in t.source for f in layout.frames for t in f.templates.values()) \
+        # A face's values differ from copy to copy where a frame names `copy`, or where the piece
+        # is a numbered series (its `number` and `variant`), as the renderer keeps them apart.
+        per_copy = any(names_copy(f) for f in layout.frames) \
             or bool(hasattr(piece, "copy_context") and piece.copy_context(copy))
         key = (type(piece).__name__, piece.id, side, copy if per_copy else 0, layout.name)
         if key not in self._expected:
