@@ -133,7 +133,7 @@ def test_a_page_whose_content_is_damaged_is_one_clear_error(built, tmp_path, cap
 def test_a_damaged_content_stream_is_read_in_time_in_proportion_to_its_length():
     """A run of long numbers with no operator after it once made the tokenizer try every way of
     splitting each number's digits (minutes for a few hundred bytes of a damaged page)."""
-    script = ("from cardforge.verify.pdfread import _TOKEN; "
+    script = ("from cardforge.verify.pdftokens import _TOKEN; "
               "data = b'12345678901234567890 ' * 40 + b'5 (unclosed ' + b'1 ' * 50000 + b'<12 34'; "
               "print(len(_TOKEN.findall(data)))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=str(REPO), timeout=120)

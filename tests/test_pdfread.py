@@ -115,8 +115,11 @@ def test_a_face_placed_again_reads_as_when_read_anew():
         whole = PageReader(page, fonts).read()
         kept = PageReader(page, fonts).read(faces)
         assert _close(_everything(kept), _everything(whole))
-    assert list(faces._read)[0][0].count(b"(BACK) Tj") == 1  # the back, kept once for all ten placements
-    assert len(faces._read) == 1
+    kept_faces = [key[0] for key in faces._read if key[0] != b"opening"]
+    assert len(kept_faces) == 1 and kept_faces[0].count(b"(BACK) Tj") == 1  # once for all ten placements
+    # The fronts' opening (clip and border, alike on every face) is read once too, not their text.
+    openings = [key[1] for key in faces._read if key[0] == b"opening"]
+    assert len(openings) == 1 and b" re W* n" in openings[0] and b"Tj" not in openings[0]
     assert [r.text for b in kept.blocks for r in b.runs] == ["Front 1", "Front 2", "page footer"]
     second = PageReader(pages[1], fonts).read(faces)
     backs = [(round(r.x0, 3), round(r.y0, 3)) for b in second.blocks for r in b.runs if r.text == "BACK"]
@@ -138,14 +141,22 @@ def test_what_only_looks_like_a_face_is_read_whole():
         b"BT /F1 9 Tf 1 0 0 1 5 5 Tm (B\nq\n1 0 0 1 5 5 cm\nC) Tj ET\n" + face % (230, b"A") + face % (340, b"A")
     # A face whose Q is followed by operators of the page: not kept as a face.
     after = b"1 0 0 1 0 0 cm\n" + (face % (10, b"A") + b"BT /F1 9 Tf 1 0 0 1 7 7 Tm (page) Tj ET\n") * 3
-    for content in (trick, after):
+    # A face with no text, then the page's: what comes before that BT is not one face's opening.
+    bare = b"q\n1 0 0 1 %d 100 cm\nq\n0 0 1 RG\nn 1 1 m 9 9 l S\nQ\nQ\n"
+    textless = b"1 0 0 1 0 0 cm\n" + b"".join(bare % x + b"BT /F1 9 Tf 1 0 0 1 7 7 Tm (page) Tj ET\n"
+                                             for x in (10, 120, 230))
+    for content in (trick, after, textless):
         page = _raw_page(content)
         whole = PageReader(page, {}).read()
         kept = PageReader(page, {}).read(FaceBodies())
         assert _everything(kept) == _everything(whole)
-        assert len(whole.blocks) >= 4
+        assert len(whole.blocks) >= 3
     texts = [r.text for b in PageReader(_raw_page(trick), {}).read(FaceBodies()).blocks for r in b.runs]
     assert texts == ["A", "A", "B\nq\n1 0 0 1 5 5 cm\nC", "A", "A"]
     pages = [(round(r.x0), round(r.y0)) for b in PageReader(_raw_page(after), {}).read(FaceBodies()).blocks
              for r in b.runs if r.text == "page"]
     assert pages == [(7, 7)] * 3  # not moved with the face before it
+    read = PageReader(_raw_page(textless), {}).read(FaceBodies())
+    assert [(round(r.x0), round(r.y0)) for b in read.blocks for r in b.runs] == [(7, 7)] * 3
+    assert [(colour, round(path[0][0][4])) for colour, path in read.strokes] == [((0.0, 0.0, 1.0), x)
+                                                                                 for x in (10, 120, 230)]

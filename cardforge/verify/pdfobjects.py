@@ -20,7 +20,7 @@ import sys
 import zlib
 from pathlib import Path
 
-from .pdfread import _a85, _hex, _literal
+from .pdftokens import _a85, _hex, _literal
 
 
 class Unsupported(Exception):

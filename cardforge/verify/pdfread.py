@@ -10,72 +10,13 @@ from typing import Any
 
 from ..layout.icons import PICTURE_FORM
 from .drawn import IDENTITY, Block, Placed, Run, _apply, _mul
+from .pdftokens import _NUM, _TOKEN, _Str, _a85, _hex, _literal
 
 PICTURES = f"FormXob.{PICTURE_FORM}"  # reportlab's name of a picture's form XObject (layout/icons.py)
 
 
-# A number, matched one way only: with "\d+\.?\d*" a run of digits could be split between the two
-# digit runs in as many ways as it is long, and a damaged stream's long runs of numbers with no
-# operator after them backtracked for minutes (bench/fuzz-style mutation of a kit, issue 27).
-_NUM = rb"[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
-# One token per operator together with the numbers and names written before it (the common
-# case), or a string, a bracket, or a lone number or name (inside a TJ array). Lines of path
-# construction ("x y m", "x1 y1 x2 y2 x3 y3 c", "h"), as reportlab writes them, are one token: a
-# path only matters when it becomes a clipping path, and most are just filled or stroked.
-# A line of text as reportlab writes it, "1 0 0 1 x y Tm (string) Tj", is one token too (the
-# first alternative), with the font set before a text object's first string ("/F1+0 8 Tf 9.6 TL"):
-# most of a card's text is drawn so.  So is the start of reportlab's text object, "BT 1 0 0 1 0 0 Tm".
-# Leading white space is skipped by the match rather than by failed matches at every blank.
-# No alternative backtracks over more than it consumes (possessive repeats, at most 32 operands
-# before an operator, a string without its closing parenthesis runs to the end), so a damaged
-# stream takes time in proportion to its length.  A string's runs of plain bytes are matched
-# as one repeat each, not byte by byte: a quarter of reading a card's text was its strings.
-# So are a stroked segment, "n x0 y0 m x1 y1 l S" (crop marks), and a rectangle made the clip,
-# "n x y w h re W* n" (each piece's bleed box).
-_END = rb"(?![^\s/\[\]()<>{}%])"  # the end of an operator
-_TOKEN = re.compile(rb"\s*(?:1 0 0 1 (" + _NUM + rb") (" + _NUM + rb") Tm"
-                    rb"(?: /([^\s/\[\]()<>{}%]+) (" + _NUM + rb") Tf (" + _NUM + rb") TL)?"
-                    rb" (\([^\\)]*+(?:\\.[^\\)]*+)*+\)) Tj" + _END +
-                    rb"|(BT) 1 0 0 1 0 0 Tm" + _END +
-                    rb"|n (" + _NUM + rb" " + _NUM + rb" m) (" + _NUM + rb" " + _NUM + rb" l) S" + _END +
-                    rb"|n (" + _NUM + rb" " + _NUM + rb" " + _NUM + rb" " + _NUM + rb" re) W\* n" + _END +
-                    rb"|((?<=\n)(?:(?:[-+\d. ]++(?:m|l|c|v|y|re)|h)\r?\n)+)"
-                    rb"|(\([^\\)]*+(?:\\.[^\\)]*+)*+(?:\)|\Z)|<[0-9A-Fa-f\s]*+>)"
-                    rb"|([\[\]])"
-                    rb"|((?:(?:/[^\s/\[\]()<>{}%]+|" + _NUM + rb")\s+){0,32}+)([A-Za-z'\"*]+[01]?)"
-                    rb"|(" + _NUM + rb")|(/[^\s/\[\]()<>{}%]+))", re.S)
-
-
-def _hex(token: bytes) -> bytes:
-    digits = re.sub(rb"\s", b"", token[1:-1])
-    return bytes.fromhex((digits + b"0" * (len(digits) % 2)).decode())
-
-
-_ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f", b"(": b"(", b")": b")", b"\\": b"\\"}
-_ESC_RE = re.compile(rb"\\([0-7]{1,3}|.|\n)", re.S)
-
-
-def _literal(token: bytes) -> bytes:
-    body = token[1:-1] if token.endswith(b")") else token[1:]  # a damaged stream's string may not end
-    if b"\\" not in body:
-        return body
-
-    def sub(m):
-        esc = m.group(1)
-        if esc[:1].isdigit():
-            return bytes([int(esc, 8) & 0xFF])
-        if esc == b"\n":
-            return b""
-        return _ESCAPES.get(esc, esc)
-    return _ESC_RE.sub(sub, body)
-
-
 _NUMBER_START = frozenset(b"+-.0123456789")
 _PATH_OPS = {b"m", b"l", b"c", b"v", b"y", b"re", b"h"}
-
-
-class _Str(bytes):
-    """A string operand (numbers stay as their bytes)."""
 
 
 def _path_box(path: list[tuple]) -> tuple | None:
@@ -168,28 +109,6 @@ def _embedded(font) -> bool:
     return any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
 
 
-_A85_TABLE = bytes((c - 33) % 256 for c in range(256))
-
-
-def _a85(data: bytes) -> bytes:
-    """ASCII85 decoding (Adobe framing), a few times faster than base64.a85decode."""
-    data = b"".join(data.split())
-    if data.startswith(b"<~"):
-        data = data[2:]
-    end = data.find(b"~>")
-    if end >= 0:
-        data = data[:end]
-    data = data.replace(b"z", b"!!!!!")
-    pad = -len(data) % 5
-    digits = (data + b"u" * pad).translate(_A85_TABLE)
-    if max(digits, default=0) > 84:
-        raise ValueError("not ASCII85")
-    d0, d1, d2, d3, d4 = (digits[i::5] for i in range(5))
-    values = [(((a * 85 + b) * 85 + c) * 85 + d) * 85 + e for a, b, c, d, e in zip(d0, d1, d2, d3, d4)]
-    out = struct.pack(f">{len(values)}I", *values)
-    return out[:len(out) - pad] if pad else out
-
-
 def _page_content(page) -> bytes | None:
     """The page's content stream, decoded; reportlab's Flate (and ASCII85 + Flate) streams take the fast path."""
     contents = page.get("/Contents")
@@ -245,14 +164,18 @@ class _State:
 
 
 class _Drawn:
-    """What one face's operators drew, read at the origin, to be moved where the face is placed."""
-    __slots__ = ("blocks", "placed", "strokes", "tm")
+    """What one face's operators (or its opening) drew, read at the origin, to be moved where the
+    face is placed."""
+    __slots__ = ("blocks", "placed", "strokes", "tm", "opened")
 
     def __init__(self):
         self.blocks: list[Block] = []
         self.placed: list[Placed] = []
         self.strokes: list[tuple[tuple, list]] = []
         self.tm: tuple = (IDENTITY, IDENTITY)  # the text matrices it leaves (they are not moved)
+        # For an opening: the graphics state it leaves inside the face, at the origin (stack above
+        # the face's own q, ctm, clip, font, size, leading, tc, tw, tz, stroke).
+        self.opened: tuple = ()
 
     def moved_into(self, out, dx: float, dy: float) -> None:
         for block in self.blocks:
@@ -267,6 +190,11 @@ class _Drawn:
 
 def _moved(box, dx: float, dy: float):
     return None if box is None else (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
+
+
+def _moved_ctm(m: tuple, dx: float, dy: float) -> tuple:
+    # m x translate(dx, dy), as a face's `cm` composes it, added in the same order.
+    return (m[0], m[1], m[2], m[3], m[4] + dx, m[5] + dy)
 
 
 class FaceBodies:
@@ -294,6 +222,31 @@ class FaceBodies:
 
     def keep(self, key: tuple, read: _Drawn) -> None:
         self._read[key] = read
+
+
+def _between_faces(state: "_State") -> bool:
+    """Whether the page stands where a face can be read at the origin and moved: outside any
+    operator, text object and clip, with no transformation but a move."""
+    return not (state.block is not None or state.pending or state.array is not None or state.path
+                or state.clip_pending or state.clip is not None or state.ctm[:4] != (1.0, 0.0, 0.0, 1.0))
+
+
+def _text_state(state: "_State") -> tuple:
+    """What a face starts from besides its place: the state its own `q` saves."""
+    return state.font, state.size, state.leading, state.tc, state.tw, state.tz, state.stroke
+
+
+def _origin_state(state: "_State") -> "_State":
+    """The state inside a face read at the origin: the face's own `q` saved the page's state."""
+    inner = _State()
+    inner.stack = [(IDENTITY, None, *_text_state(state))]
+    inner.font, inner.size, inner.leading, inner.tc, inner.tw, inner.tz, inner.stroke = _text_state(state)
+    return inner
+
+
+def _face_origin(start, state: "_State") -> tuple[float, float]:
+    """Where the face that begins at `start` is placed on the page: its `cm` after the page's."""
+    return float(start.group(1)) + state.ctm[4], float(start.group(2)) + state.ctm[5]
 
 
 class PageReader:
@@ -347,8 +300,10 @@ class PageReader:
         self._interpret(data[:starts[0].start() + 1], state, self)
         for i, start in enumerate(starts):
             end = starts[i + 1].start() + 1 if i + 1 < len(starts) else len(data)
-            if not self._placed_again(data, start, end, state, faces):
-                self._interpret(data[start.start() + 1:end], state, self)
+            if self._placed_again(data, start, end, state, faces):
+                continue
+            rest = self._opened_again(data, start, end, state, faces)
+            self._interpret(data[start.start() + 1 if rest is None else rest:end], state, self)
         if state.unclean:
             # A string held a line break, so one may have been cut where the page was split:
             # read the page whole instead (reportlab writes every line break in a string escaped).
@@ -359,29 +314,60 @@ class PageReader:
     def _placed_again(self, data: bytes, start, end: int, state: "_State", faces: "FaceBodies") -> bool:
         """Read the face that begins at `start` from `faces`, moved into place, if it was read
         before (or is met for the second time: then read it now, at the origin, and keep it)."""
-        ctm = state.ctm
-        if (state.block is not None or state.pending or state.array is not None or state.path
-                or state.clip_pending or state.clip is not None or ctm[:4] != (1.0, 0.0, 0.0, 1.0)):
+        if not _between_faces(state):
             return False
         body = data[start.end() - 1:end]  # from the line break after `cm`, as the whole page has it
-        key = (body, state.font, state.size, state.leading, state.tc, state.tw, state.tz, state.stroke,
-               self.resources_key())
+        key = (body, *_text_state(state), self.resources_key())
         read = faces.get(key)
         if read is None:
             if not faces.again(key):
                 return False
-            inner = _State()
-            inner.stack = [(IDENTITY, None, state.font, state.size, state.leading, state.tc, state.tw, state.tz,
-                            state.stroke)]
-            read = _Drawn()
+            inner, read = _origin_state(state), _Drawn()
             if not self._interpret(body, inner, read, closing=True) or inner.unclean:
                 return False  # not one face's q ... Q (or a line break in a string): read it whole
             read.tm = inner.tm, inner.tlm
             faces.keep(key, read)
-        dx, dy = float(start.group(1)) + ctm[4], float(start.group(2)) + ctm[5]
-        read.moved_into(self, dx, dy)
+        read.moved_into(self, *_face_origin(start, state))
         state.tm, state.tlm = read.tm
         return True
+
+    def _opened_again(self, data: bytes, start, end: int, state: "_State", faces: "FaceBodies") -> int | None:
+        """Read the opening of the face that begins at `start` (its clip, border and background:
+        all before its first text object, alike on every card of a deck) from `faces`, moved into
+        place, and leave `state` where it ends.  Returns where the rest of the face begins, or
+        None to read the face whole."""
+        if not _between_faces(state):
+            return None
+        cut = data.find(b"\nBT ", start.end() - 1, end)
+        if cut < 0:
+            return None
+        # The opening keeps the line break before BT: a string that the cut would split holds it.
+        opening = data[start.end() - 1:cut + 1]
+        text_state = _text_state(state)
+        key = (b"opening", opening, *text_state, self.resources_key())
+        read = faces.get(key)
+        if read is None:
+            if not faces.again(key):
+                return None
+            inner, read = _origin_state(state), _Drawn()
+            own = inner.stack[0]
+            self._interpret(opening, inner, read)
+            if (inner.unclean or not inner.stack or inner.stack[0] is not own or inner.block is not None
+                    or inner.pending or inner.array is not None or inner.path or inner.clip_pending):
+                return None  # it left the face, or stopped mid-operator: read the face whole
+            read.tm = inner.tm, inner.tlm
+            read.opened = (inner.stack[1:], inner.ctm, inner.clip, inner.font, inner.size, inner.leading,
+                           inner.tc, inner.tw, inner.tz, inner.stroke)
+            faces.keep(key, read)
+        dx, dy = _face_origin(start, state)
+        read.moved_into(self, dx, dy)
+        stack, ctm, clip, *text = read.opened
+        state.stack.append((state.ctm, state.clip, *text_state))  # the face's own `q`
+        state.stack.extend((_moved_ctm(c, dx, dy), _moved(box, dx, dy), *kept) for c, box, *kept in stack)
+        state.ctm, state.clip = _moved_ctm(ctm, dx, dy), _moved(clip, dx, dy)
+        state.font, state.size, state.leading, state.tc, state.tw, state.tz, state.stroke = text
+        state.tm, state.tlm = read.tm
+        return cut + 1
 
     def resources_key(self) -> tuple:
         """What a face's operators name on this page: its fonts and forms."""
