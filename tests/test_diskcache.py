@@ -146,3 +146,41 @@ def test_the_command_line_alone_loads_no_stage():
              "print(sorted(m for m in sys.modules if m.startswith(('cardforge.output', 'reportlab', 'PIL'))))")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.stdout.strip() == "[]", result.stderr
+
+
+def test_the_code_fingerprint_sees_every_edit_of_a_module_settled_or_fresh(tmp_path, monkeypatch):
+    """The faces' cache is keyed by cardforge's code: a settled module by its size, times and
+    inode (not read), one written a moment ago by its bytes."""
+    import shutil
+    import time
+
+    from cardforge import diskcache
+    package = tmp_path / "cardforge"
+    (package / "stage").mkdir(parents=True)
+    shutil.copy(diskcache.__file__, package / "diskcache.py")
+    module = package / "stage" / "draw.py"
+    module.write_text("SIZE = 1\n")
+    old = time.time() - 60
+    os.utime(module, (old, old))
+    monkeypatch.setattr(diskcache, "__file__", str(package / "diskcache.py"))
+
+    def fingerprint() -> bytes:
+        diskcache.code_fingerprint.cache_clear()
+        return diskcache.code_fingerprint()
+
+    settled = fingerprint()
+    assert fingerprint() == settled
+    monkeypatch.setattr(diskcache, "SETTLED_S", 0.0)  # so that every module counts as settled
+    module.write_text("SIZE = 2\n")  # the same size, its old modification time: only ctime tells
+    os.utime(module, (old, old))
+    edited = fingerprint()
+    assert edited != settled
+    monkeypatch.setattr(diskcache, "SETTLED_S", 3600.0)  # every module just written: keyed by bytes
+    fresh = fingerprint()
+    module.write_text("SIZE = 2\n")
+    assert fingerprint() == fresh  # written again, the same bytes
+    module.write_text("SIZE = 3\n")
+    assert fingerprint() != fresh
+    (package / "stage" / "new.py").write_text("")
+    assert fingerprint() != fresh
+    diskcache.code_fingerprint.cache_clear()
