@@ -1,6 +1,6 @@
 """Builds in one process (`serve`, a worker drawing several documents) leave nothing behind:
 drawing freezes the objects alive before it out of the collector, so what an earlier build left
-must be collected before (output/build.py drawing_gc)."""
+must be collected before (gctuning.py drawing_gc)."""
 from __future__ import annotations
 
 import gc

@@ -12,7 +12,8 @@ import dataclasses
 from pathlib import Path
 
 from ..diagnostics import Report
-from ..output.build import BuildResult, _Counter, build_paper, commit, drawing_gc, replacing_folder
+from ..gctuning import drawing_gc
+from ..output.build import BuildResult, _Counter, build_paper, commit, replacing_folder
 from ..output.docpage import layout_page
 from ..output.pages import PAPERS, PrintOptions, count_faces
 from . import changelog

@@ -20,6 +20,7 @@ from ..diagnostics import ContentError, Report
 from ..frontend.model import Game
 from ..frontend.provenance import provenance
 from ..frontend.translations import translator
+from ..gctuning import drawing_gc
 from ..prepare import Prepared, prepare
 from ..verify import Verifier
 from .pages import MODES, PAPERS, Page, PrintOptions, count_faces, cover_page, plan_sections
@@ -80,34 +81,6 @@ def replacing_folder(out_dir: Path, what: str, command: str = "build", keep: boo
             yield replacement
         finally:
             replacement.discard()
-
-
-@contextmanager
-def drawing_gc():
-    """Garbage collection tuned for drawing: the prepared game (thousands of long-lived objects) is
-    frozen out of every collection, and young collections run a hundred times less often, since
-    drawing makes many short-lived objects and few cycles.  Without this the collector took 20-30%
-    of a build.  What an earlier build of this process left (`serve`, a worker's next document)
-    is collected first, or it would stay frozen with the rest; before the first there is nothing
-    to collect, and the walk over every object of the process took 5-35 ms of a 540-card build."""
-    thresholds = gc.get_threshold()
-    if _drawn_before:
-        gc.collect()
-    _drawn_before.append(True)
-    gc.freeze()
-    gc.set_threshold(100_000, 50, 1000)
-    try:
-        yield
-    finally:
-        # What drawing left alive (up to 100,000 young objects) joins the old generation as is:
-        # restoring the thresholds over a full young generation made the next allocation walk
-        # all of it (about 10 ms of a 540-card build).  The next build's collection sees it.
-        gc.freeze()
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
-
-
-_drawn_before: list = []  # not empty once this process has drawn (drawing_gc)
 
 
 class _Counter:

@@ -30,7 +30,8 @@ from typing import Callable
 from ..diagnostics import ContentError, Report
 from ..interrupt import held, in_child
 from ..prepare import prepare
-from .build import build_paper, commit, discard, drawing_gc
+from ..gctuning import drawing_gc
+from .build import build_paper, commit, discard
 from .pdf import lay_out_despite
 from .lock import lock_all
 from .pages import PrintOptions, count_faces

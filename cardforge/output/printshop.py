@@ -32,7 +32,8 @@ from ..frontend.provenance import provenance
 from ..prepare import Prepared, prepare
 from ..units import mm
 from ..verify import Verifier
-from .build import BuildResult, _Counter, _stage_manifest, commit, discard, drawing_gc, replacing_folder
+from ..gctuning import drawing_gc
+from .build import BuildResult, _Counter, _stage_manifest, commit, discard, replacing_folder
 from .pages import Page
 from .pdf import Progress, Writer
 from .raster import raster_pages, raster_pixels

@@ -1,0 +1,43 @@
+"""Garbage collection tuned for cardforge's two kinds of work: loading a game (thousands of
+long-lived objects, few cycles) and drawing it (many short-lived objects, few cycles).  With
+Python's default thresholds the collector walked the young objects every 700 allocations and the
+whole heap now and then: 20-30% of a build, and 80 ms of loading 10,000 cards."""
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+from typing import Iterator
+
+
+@contextmanager
+def fewer_collections() -> Iterator[None]:
+    """Young collections a hundred times less often.  On the way out, what the work left alive
+    (up to 100,000 young objects) joins the old generation as is: restoring the thresholds over a
+    full young generation made the next allocation walk all of it (about 10 ms of a 540-card
+    build).  The next full collection sees it."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(100_000, 50, 1000)
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+
+
+@contextmanager
+def drawing_gc() -> Iterator[None]:
+    """Collection tuned for drawing: the prepared game is frozen out of every collection, and
+    young collections are fewer.  What an earlier build of this process left (`serve`, a worker's
+    next document) is collected first, or it would stay frozen with the rest; before the first
+    there is nothing to collect, and the walk over every object of the process took 5-35 ms of a
+    540-card build."""
+    if _drawn_before:
+        gc.collect()
+    _drawn_before.append(True)
+    gc.freeze()
+    with fewer_collections():
+        yield
+
+
+_drawn_before: list = []  # not empty once this process has drawn (drawing_gc)
