@@ -78,6 +78,11 @@ _ATOM = re.compile(rb"(\d+)[\x00\t\n\x0c\r ]+(\d+)[\x00\t\n\x0c\r ]+R(?![^\x00\t
                    rb"|/([^\x00\t\n\x0c\r /\[\]()<>{}%]*)"  # a name
                    rb"|(true|false|null)(?![^\x00\t\n\x0c\r /\[\]()<>{}%])")
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+_DELIMITED = rb"(?=[\x00\t\n\x0c\r /\[\]()<>{}%])"  # a delimiter or white space follows
+_PLAIN_KEY = re.compile(rb"/([^\x00\t\n\x0c\r /\[\]()<>{}%#]*)" + _DELIMITED)
+# A number that is not the start of a reference (`12 0 R`), ended by a delimiter.
+_PLAIN_NUMBER = re.compile(rb"[-+]?(?:\d+\.?\d*|\.\d+)" + _DELIMITED +
+                           rb"(?![\x00\t\n\x0c\r ]+\d+[\x00\t\n\x0c\r ]+R(?![^\x00\t\n\x0c\r /\[\]()<>{}%]))")
 _OBJ = re.compile(rb"[\x00\t\n\x0c\r ]*(\d+)[\x00\t\n\x0c\r ]+(\d+)[\x00\t\n\x0c\r ]+obj")
 _STREAM = re.compile(rb"[\x00\t\n\x0c\r ]*stream\r?\n")
 _ENDSTREAM = re.compile(rb"[\x00\t\n\x0c\r ]*endstream")
@@ -210,9 +215,13 @@ class LeanReader:
                 pos = _SPACE.match(data, pos).end()
                 if data.startswith(b">>", pos):
                     return result, pos + 2
-                key, pos = self._value(pos, depth + 1)
-                if not isinstance(key, str):
-                    raise Unsupported("a dictionary key that is no name")
+                plain = _PLAIN_KEY.match(data, pos)  # most keys: a name without # escapes
+                if plain is not None:
+                    key, pos = "/" + plain.group(1).decode("latin-1"), plain.end()
+                else:
+                    key, pos = self._value(pos, depth + 1)
+                    if not isinstance(key, str):
+                        raise Unsupported("a dictionary key that is no name")
                 result[key], pos = self._value(pos, depth + 1)
         if data.startswith(b"[", pos):
             items = Array()
@@ -221,6 +230,12 @@ class LeanReader:
                 pos = _SPACE.match(data, pos).end()
                 if data.startswith(b"]", pos):
                     return items, pos + 1
+                number = _PLAIN_NUMBER.match(data, pos)  # most items (a box, widths): a number, not `1 0 R`
+                if number is not None:
+                    text = number.group()
+                    items.append(float(text) if b"." in text else int(text))
+                    pos = number.end()
+                    continue
                 item, pos = self._value(pos, depth + 1)
                 items.append(item)
         if data.startswith(b"(", pos):
