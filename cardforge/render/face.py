@@ -92,6 +92,7 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         self._deck_sizes: dict[tuple, float] = {}  # fit: deck, per frame and deck
         self.outline = False  # --outline: frame boxes, safe zone, trim and bleed over each face (render/outline.py)
         self._replays: OrderedDict[Any, Kept] = OrderedDict()  # face key -> what its drawing wrote (render/replay.py)
+        self._kept_keys: dict[tuple, str | None] = {}  # face key -> its key for other documents (render/replay.py)
         self._replayable: dict[int, bool] = {}  # per layout
         self._copy_blind: dict[int, tuple[Layout, bool]] = {}  # per layout (kept alive): no copy can differ
         self._frame_names: dict[int, tuple[Layout, set]] = {}  # per layout (kept alive): its frames' names

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from ..layout.layouts import Layout
     from .face import Piece
 
+KEPT_KEYS_LIMIT = 4096  # faces' keys for other documents remembered per document (a digest each)
+_UNKNOWN = object()
 REPLAY_LIMIT = 64  # faces kept in memory per document: a deck's shared back, copies of a card
 KEPT = "face-draw"  # the faces kept in the disk cache, for the other paper and the next build
 # Characters of operators (and keys) one document keeps there: the five games' largest keeps 0.6
@@ -68,7 +70,7 @@ class Kept:
 
 class FaceReplay:
     """The replay half of CardRenderer (render/face.py), which gives it canvas, game, fonts, icons,
-    painter, report, outline, _replays, _replayable, _copy_blind, _frame_names, _value, _placed, _memo
+    painter, report, outline, _replays, _kept_keys, _replayable, _copy_blind, _frame_names, _value, _placed, _memo
     and _kept_chars."""
 
     def _replay_key(self, layout: Layout, piece: Piece, side: str, ctx: dict, bleed: float, shape: str):
@@ -139,7 +141,11 @@ class FaceReplay:
                 piece_key = self._record_key(layout, piece, side, copy, bleed, shape)
                 return piece_key, piece_key, self._kept(piece_key, piece_key, layout) if piece_key else None
             return piece_key, piece_key, None
-        kept_key = memo.drawing_key(layout, piece, side, shape, bleed, key[4], key[5])
+        kept_key = self._kept_keys.get(key, _UNKNOWN)  # a deck's back: asked once per document, not per card
+        if kept_key is _UNKNOWN:
+            if len(self._kept_keys) >= KEPT_KEYS_LIMIT:
+                self._kept_keys.clear()
+            kept_key = self._kept_keys[key] = memo.drawing_key(layout, piece, side, shape, bleed, key[4], key[5])
         if kept_key is not None and piece_key is not None and self._kept_chars < KEEP_BUDGET:
             self._kept_chars += len(piece_key) + len(kept_key)
             memo.put(KEPT, piece_key, kept_key)  # the record's key names the values' key
