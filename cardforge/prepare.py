@@ -11,7 +11,7 @@ from pathlib import Path
 from .diagnostics import ContentError, Position, Report
 from .frontend.components import Component, load_components
 from .frontend.model import Card, Game, load_game, safe_path, size_points
-from .gctuning import fewer_collections
+from .gctuning import loading_gc
 from .layout.fonts import FontError, builtin_fonts, fonts_for_game
 from .layout.icons import IconLibrary
 from .layout.layouts import Layout, LayoutSet
@@ -54,7 +54,7 @@ def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None,
             force_files: list[Path] | None = None, lang: str | None = None) -> Prepared:
     """Front end: load and check everything that can be checked before drawing. Raises ContentError.
     `force_files`: check these force lists instead of the game's own (`cardforge force`)."""
-    with fewer_collections():  # loading makes thousands of long-lived objects and few cycles
+    with loading_gc():
         return _prepare(game_dir, report, layouts_dir, force_files, lang)
 
 
