@@ -160,3 +160,37 @@ def test_what_only_looks_like_a_face_is_read_whole():
     assert [(round(r.x0), round(r.y0)) for b in read.blocks for r in b.runs] == [(7, 7)] * 3
     assert [(colour, round(path[0][0][4])) for colour, path in read.strokes] == [((0.0, 0.0, 1.0), x)
                                                                                  for x in (10, 120, 230)]
+
+
+# -- a font's strings decoded (text and width) -------------------------------------------------
+
+def _font(widths: list[float], cmap: dict[int, str]):
+    from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NumberObject
+
+    from cardforge.verify.pdfread import _Font
+    lines = "".join(f"<{code:02X}> <{''.join(f'{ord(c):04X}' for c in text)}>\n" for code, text in cmap.items())
+    stream = StreamObject()
+    stream.set_data(f"{len(cmap)} beginbfchar\n{lines}endbfchar\n".encode())
+    font = DictionaryObject()
+    font[NameObject("/FirstChar")] = NumberObject(32)
+    font[NameObject("/Widths")] = ArrayObject(FloatObject(w) for w in widths)
+    font[NameObject("/ToUnicode")] = stream
+    return _Font(font)
+
+
+def test_a_string_reads_as_its_codes_say_by_whichever_path():
+    """The common font (one Latin-1 character per code, whole widths) is read by translate and
+    by the word; a ligature's code, or a width with a fraction, by the code: the same answers."""
+    widths = [250.0, 600.0, 610.0, 500.0, 333.0]  # codes 32 (space) to 36
+    raw = b"!\"# $!! %$ !"
+    common = _font(widths, {33: "A", 34: "\xe9", 35: "", 36: "b"})
+    ligature = _font(widths, {33: "A", 34: "\xe9", 35: "", 36: "fi"})
+    fraction = _font(widths[:4] + [333.5], {33: "A", 34: "\xe9", 35: "", 36: "b"})
+    # codes 33 34 35 32 36 33 33 32 37 36 32 33; 35 says nothing, 37 is unmapped and has no width
+    assert common.decode(raw) == ("A\xe9 bAA %b A", (600 * 4 + 610 + 500 + 250 * 3 + 333 * 2) / 1000)
+    assert common._latin is not None and common._words is not None
+    assert ligature.decode(raw) == ("A\xe9 fiAA %fi A", common.decode(raw)[1])
+    assert ligature._latin is None
+    assert fraction.decode(raw) == ("A\xe9 bAA %b A", (600 * 4 + 610 + 500 + 250 * 3 + 333.5 * 2) / 1000)
+    assert fraction._words is None
+    assert common.decode(raw) == common.decode(raw)  # the second time from the words it knows

@@ -49,6 +49,21 @@ _IGNORED_OPS = {b"rg", b"g", b"k", b"w", b"J", b"j", b"M", b"d", b"G", b"K", b"c
 _STROKE_OPS = {b"S", b"s", b"B", b"B*", b"b", b"b*"}
 
 
+WORDS_KEPT = 20_000  # words' widths remembered per font (a game's vocabulary)
+
+
+class _WordWidths(dict):
+    """The width of each word (bytes without a space) met so far, in one font's glyph widths."""
+
+    def __init__(self, widths: list[float]):
+        super().__init__()
+        self.widths = widths
+
+    def __missing__(self, word: bytes) -> float:
+        width = self[word] = sum(map(self.widths.__getitem__, word))
+        return width
+
+
 class _Font:
     """A simple (one byte per glyph) font of the PDF: its ToUnicode map and glyph widths."""
 
@@ -56,6 +71,9 @@ class _Font:
         self.map: dict[int, str] = {}
         self._table: dict[int, str] | None = None
         self._widths: list[float] = []
+        self._latin: tuple[bytes, bytes] | None = None  # bytes.translate's table and the codes it deletes
+        self._words: _WordWidths | None = None
+        self._space = 0.0
         self.first = int(obj.get("/FirstChar", 0))
         self.widths = [float(w) for w in obj.get("/Widths", [])]
         descriptor = obj.get("/FontDescriptor")
@@ -78,11 +96,33 @@ class _Font:
     def decode(self, raw: bytes) -> tuple[str, float]:
         """The text of a string and its width in text space units (ems)."""
         if self._table is None:
-            self._table = {code: char for code, char in self.map.items() if code < 256 and char != chr(code)}
-            self._widths = [(self.widths[code - self.first] if 0 <= code - self.first < len(self.widths)
-                             else self.missing) for code in range(256)]
-        text = raw.decode("latin-1").translate(self._table) if self._table else raw.decode("latin-1")
+            self._prepare()
+        if self._latin is not None:
+            text = raw.translate(*self._latin).decode("latin-1")
+        else:
+            text = raw.decode("latin-1").translate(self._table) if self._table else raw.decode("latin-1")
+        words = self._words
+        if words is not None:  # by the word: a card's text says the same words again and again
+            if len(words) > WORDS_KEPT:
+                words.clear()
+            return text, (sum(map(words.__getitem__, raw.split(b" "))) + self._space * raw.count(b" ")) / 1000.0
         return text, sum(map(self._widths.__getitem__, raw)) / 1000.0
+
+    def _prepare(self) -> None:
+        self._table = {code: char for code, char in self.map.items() if code < 256 and char != chr(code)}
+        self._widths = [(self.widths[code - self.first] if 0 <= code - self.first < len(self.widths)
+                         else self.missing) for code in range(256)]
+        # Where every code stands for one character of Latin-1 or none, the text is one bytes.translate.
+        chars = [self._table.get(code, chr(code)) for code in range(256)]
+        if all(len(char) <= 1 and (not char or ord(char) < 256) for char in chars):
+            self._latin = (bytes(ord(char) if char else 0 for char in chars),
+                           bytes(code for code, char in enumerate(chars) if not char))
+        # Whole widths (as reportlab writes them) add up exactly in any order: a string's width
+        # is then the sum of its words' widths, each summed once.
+        if all(width.is_integer() and abs(width) < 2 ** 40 for width in self._widths):
+            self._words = _WordWidths(self._widths)
+            self._space = self._widths[32]
+
 
 
 def _utf16(hexdigits: bytes) -> str:
