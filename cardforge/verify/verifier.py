@@ -105,6 +105,16 @@ def _inside(x: float, y: float, box, tol: float = TOL) -> bool:
     return bx - tol <= x <= bx + bw + tol and by - tol <= y <= by + bh + tol
 
 
+def _runs_inside(block: Block, box, tol: float = TOL) -> bool:
+    """Whether every run of `block` starts inside `box` (as _inside, run by run)."""
+    bx, by, bw, bh = box
+    low_x, high_x, low_y, high_y = bx - tol, bx + bw + tol, by - tol, by + bh + tol
+    for run in block.runs:
+        if not (low_x <= run.x0 <= high_x and low_y <= run.y0 <= high_y):
+            return False
+    return True
+
+
 def _pt(values) -> tuple:
     return tuple(float(v) * MM for v in values)
 
@@ -145,6 +155,7 @@ class Verifier:
         self.cards = {card.id: card for card in self.game.cards()}
         self.boards = {board.id: board for board in self.game.boards}
         self._expected: dict[tuple, dict[str, FrameInfo]] = {}
+        self._frames_named: dict[int, tuple[Layout, dict]] = {}  # per layout: its frames by name
         self._reported: set[tuple] = set()
         self._pdf = ""
 
@@ -152,7 +163,12 @@ class Verifier:
 
     def expected(self, piece, side: str, copy: int, layout: Layout, record: dict) -> dict[str, FrameInfo]:
         if self.fresh:  # the frames that print words or icons: the others (shapes) give nothing to compare
-            return {frame["name"]: _recorded(frame, layout, self.prep.icons.__contains__)
+            named = self._frames_named.get(id(layout))
+            if named is None or named[0] is not layout:
+                named = self._frames_named[id(layout)] = (layout, {})
+                for frame in reversed(layout.frames):  # the first of a name, as a search in order finds it
+                    named[1][frame.name] = frame
+            return {frame["name"]: _recorded(frame, named[1].get(frame["name"]), self.prep.icons.__contains__)
                     for frame in record.get("frames", []) if frame.get("type") in _WORDS_FROM or frame.get("icons")}
         # A face's values differ from copy to copy where a frame names `copy`, or where the piece
         # is a numbered series (its `number` and `variant`), as the renderer keeps them apart.
@@ -293,10 +309,15 @@ class Verifier:
     def _clipped(self, name, number, label, piece, side, trim, blocks) -> None:
         """Nothing cut off: every glyph lies inside the trim box of its piece."""
         tx, ty, tw, th = trim
+        left, right, bottom, top = tx - 0.1, tx + tw + 0.1, ty - 0.1, ty + th + 0.1
         for block in blocks:
             for run in block.runs:
-                x0, y0, x1, y1 = run.bounds()
-                if x0 < tx - 0.1 or x1 > tx + tw + 0.1 or y0 < ty - 0.1 or y1 > ty + th + 0.1:
+                if run.y1 is None and run.up == (0.0, 1.0):  # Run.bounds of upright text, inline
+                    x0, x1 = min(run.x0, run.x1), max(run.x0, run.x1)
+                    y0, y1 = run.y0 - 0.22 * run.size, run.y0 + 0.72 * run.size
+                else:
+                    x0, y0, x1, y1 = run.bounds()
+                if x0 < left or x1 > right or y0 < bottom or y1 > top:
                     self.error("E-PRINTED-CLIP", f"{name} page {number}: {label}: '{_clip(run.text.strip(), 40)}' "
                                "reaches outside the trim box and is cut off", piece,
                                once=("clip", piece.id, side, run.text),
@@ -307,8 +328,7 @@ class Verifier:
         frames = [f for f in record.get("frames", []) if f.get("type") in _WORDS_FROM]
         order = [f["name"] for f in frames]
         printed: dict[str, list[Block]] = {}
-        for block, frame_name in zip(blocks, _in_order(blocks, frames, [_blocks_of(f) for f in frames],
-                                                        lambda b, box: all(_inside(r.x0, r.y0, box) for r in b.runs))):
+        for block, frame_name in zip(blocks, _in_order(blocks, frames, [_blocks_of(f) for f in frames], _runs_inside)):
             printed.setdefault(frame_name, []).append(block)
 
         def words(frame_name: str) -> list[str]:  # the words a frame printed, for a message
@@ -449,9 +469,9 @@ def _form_names(faces) -> dict[str, str]:
     return {form: next(iter(icons)) for form, icons in names.items() if len(icons) == 1}
 
 
-def _recorded(frame: dict, layout: Layout, is_icon) -> FrameInfo:
-    """What a manifest's frame record says was drawn, as a FrameInfo."""
-    layout_frame = next((f for f in layout.frames if f.name == frame["name"]), None)
+def _recorded(frame: dict, layout_frame, is_icon) -> FrameInfo:
+    """What a manifest's frame record says was drawn (by `layout_frame`, the layout's frame of
+    that name, if it has one), as a FrameInfo."""
     info = FrameInfo(frame["name"], frame.get("type", ""), [], layout_frame)  # fields: found when needed
     kind = frame.get("type")
     if kind == "text":
