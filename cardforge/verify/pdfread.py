@@ -124,7 +124,6 @@ class _Font:
             self._space = self._widths[32]
 
 
-
 def _utf16(hexdigits: bytes) -> str:
     if not hexdigits:
         return ""
