@@ -90,6 +90,9 @@ class _Builder:
         self.doc, self.report = doc, report
         self.count = 0
         self.constructor = yaml.SafeLoader("")  # for scalar resolution only
+        # A loader refers to itself (its parser's next state is one of its bound methods): without
+        # that cycle, it and what it holds go as soon as the builder does, not at a full collection.
+        self.constructor.dispose()
         self.active: set[int] = set()
         self.depth = 0
 
@@ -131,6 +134,11 @@ class _Builder:
             value = self.constructor.construct_object(node, deep=True)
         except (yaml.YAMLError, ValueError):
             return node.value
+        finally:
+            # It remembers every node it constructed (for aliases, which a scalar does not need):
+            # 10,000 cards' scalars and their marks stayed alive until a full collection found them.
+            self.constructor.constructed_objects.pop(node, None)
+            self.constructor.recursive_objects.pop(node, None)
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** MAX_INT_DIGITS:
             self.report.error("E-LIMIT", f"integer {value} is larger than the limit of integer size "
                               f"({MAX_INT_DIGITS} digits)", self._pos(node.start_mark),
