@@ -433,10 +433,14 @@ class PageReader:
             if shown:  # 1 0 0 1 x y Tm [/F1+0 size Tf leading TL] (string) Tj
                 if 10 in shown:
                     unclean = True
-                pending = []
+                if pending:
+                    pending = []
                 if shown_font:
                     font, size, leading = shown_font.decode("latin-1"), float(shown_size), float(shown_leading)
-                x, raw = float(shown_x), _literal(shown)
+                raw = shown[1:-1]  # the one-token form's string always closes
+                if 92 in raw:  # a backslash: an escape
+                    raw = _literal(shown)
+                x = float(shown_x)
                 info = fonts.get(font) if font else None
                 if info is not None and tc == 0.0 and tw == 0.0 and tz == 1.0 and \
                         (ctm is IDENTITY or (ctm[0] == 1 and ctm[1] == 0 and ctm[2] == 0 and ctm[3] == 1)):
