@@ -60,10 +60,8 @@ def code_fingerprint(*libraries: str) -> bytes:
     file's identity: any edit changes its times), and the Python that runs it (a float's repr, a
     regular expression's behaviour)."""
     import sys
-    import time
     package = Path(__file__).resolve().parent
     digest = hashlib.sha256(fingerprint(__file__, *libraries) + sys.version.encode())
-    now = time.time()
     sources = []
     for folder, _dirs, files in os.walk(package):
         sources += [os.path.join(folder, name) for name in files if name.endswith(".py")]
@@ -71,14 +69,25 @@ def code_fingerprint(*libraries: str) -> bytes:
         # A settled module is known by its identity, as file_stamp knows a large file (reading and
         # hashing all of cardforge's source was 2% of a 540-card build); one written in the last
         # SETTLED_S seconds by its bytes.
-        st = os.stat(path)
-        if now - max(st.st_mtime, st.st_ctime) < SETTLED_S:
+        identity = _identity(os.stat(path))
+        if identity is None:
             with open(path, "rb") as f:
                 stamp = f.read()
         else:
-            stamp = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}:{st.st_dev}".encode()
+            stamp = repr(identity).encode()
         digest.update(path[len(str(package)):].encode() + b"\0" + stamp + b"\0")
     return digest.digest()
+
+
+def _identity(st: os.stat_result) -> tuple | None:
+    """A file's identity without its bytes: any write changes its change time (which no tool sets
+    back, unlike the modification time) and a replaced file its inode.  None for a file written in
+    the last SETTLED_S seconds: another write in the same tick of the file system's clock would
+    leave its times as they are, so it cannot be told apart yet (as git's "racy clean" files)."""
+    import time
+    if time.time() - max(st.st_mtime, st.st_ctime) < SETTLED_S:
+        return None
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev
 
 
 SETTLED_S = 2.0  # a file written this recently may be written again within the same clock tick
@@ -86,13 +95,9 @@ SETTLED_S = 2.0  # a file written this recently may be written again within the 
 
 def file_stamp(path) -> tuple | None:
     """What a file holds, for a key: its bytes' SHA-256 for a small file (a layout, an icon); for a
-    large one (a font) its identity, without reading it: any write changes its change time (which
-    no tool sets back, unlike the modification time) and a replaced file its inode.  None for a
-    large file written in the last SETTLED_S seconds: another write in the same tick of the file
-    system's clock would leave its times as they are, so it cannot be keyed yet (as git's "racy
-    clean" files)."""
+    large one (a font) its identity (_identity), without reading it.  None for a large file written
+    in the last SETTLED_S seconds, which cannot be keyed yet."""
     import stat
-    import time
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode):  # a named pipe would block the read for ever: its kind is its stamp
@@ -102,9 +107,8 @@ def file_stamp(path) -> tuple | None:
                 return (str(path), hashlib.sha256(f.read()).hexdigest())
     except OSError:
         return (str(path), None)
-    if time.time() - max(st.st_mtime, st.st_ctime) < SETTLED_S:
-        return None
-    return (str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+    identity = _identity(st)
+    return None if identity is None else (str(path), *identity)
 
 
 @lru_cache(maxsize=None)

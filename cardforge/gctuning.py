@@ -10,22 +10,6 @@ from typing import Iterator
 
 
 @contextmanager
-def fewer_collections() -> Iterator[None]:
-    """Young collections a hundred times less often.  On the way out, what the work left alive
-    (up to 100,000 young objects) joins the old generation as is: restoring the thresholds over a
-    full young generation made the next allocation walk all of it (about 10 ms of a 540-card
-    build).  The next full collection sees it."""
-    thresholds = gc.get_threshold()
-    gc.set_threshold(100_000, 50, 1000)
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
-
-
-@contextmanager
 def loading_gc() -> Iterator[None]:
     """While a game loads, what was alive before (the imported modules, an earlier game) is frozen
     out of collections, and there is no full collection: loading keeps nearly all it makes, and
@@ -46,16 +30,25 @@ def loading_gc() -> Iterator[None]:
 @contextmanager
 def drawing_gc() -> Iterator[None]:
     """Collection tuned for drawing: the prepared game is frozen out of every collection, and
-    young collections are fewer.  What an earlier build of this process left (`serve`, a worker's
-    next document) is collected first, or it would stay frozen with the rest; before the first
-    there is nothing to collect, and the walk over every object of the process took 5-35 ms of a
-    540-card build."""
+    young collections run a hundred times less often.  What an earlier build of this process left
+    (`serve`, a worker's next document) is collected first, or it would stay frozen with the rest;
+    before the first there is nothing to collect, and the walk over every object of the process
+    took 5-35 ms of a 540-card build."""
     if _drawn_before:
         gc.collect()
     _drawn_before.append(True)
+    thresholds = gc.get_threshold()
     gc.freeze()
-    with fewer_collections():
+    gc.set_threshold(100_000, 50, 1000)
+    try:
         yield
+    finally:
+        # What drawing left alive (up to 100,000 young objects) joins the old generation as is:
+        # restoring the thresholds over a full young generation made the next allocation walk
+        # all of it (about 10 ms of a 540-card build).  A later full collection sees it.
+        gc.freeze()
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
 
 
 _drawn_before: list = []  # not empty once this process has drawn (drawing_gc)
