@@ -15,6 +15,7 @@ parent has decided what to do; SIGTERM, which the parent sends them, ends them t
 """
 from __future__ import annotations
 
+import _thread
 import os
 import signal
 import threading
@@ -24,9 +25,26 @@ from typing import Iterator
 EXIT_INTERRUPTED = 130
 
 
-def _first(_signum, _frame) -> None:
+def _first(_signum, frame) -> None:
+    if _in_finalizer(frame):
+        # An exception raised in a finalizer (a `__del__`, which the collector may run at any
+        # moment) is printed and dropped, and the command went on to the end: have the signal
+        # come again in a moment, once the finalizer has returned (raised now, it would be
+        # answered here again at once).
+        again = threading.Timer(0.01, _thread.interrupt_main, (signal.SIGINT,))
+        again.daemon = True
+        again.start()
+        return
     signal.signal(signal.SIGINT, _again)
     raise KeyboardInterrupt
+
+
+def _in_finalizer(frame) -> bool:
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _again(_signum, _frame) -> None:

@@ -164,3 +164,24 @@ def test_ctrl_c_while_a_command_writes_its_staging_folder_removes_it(tmp_path, c
     assert seconds < 1.0
     assert _without_locks(_tree(out)) == _without_locks(before)
     assert not [p for p in out.rglob("*") if ".cardforge-stage-" in p.name or p.name.endswith(".tmp")]
+
+
+def test_ctrl_c_while_a_finalizer_runs_still_interrupts():
+    """The collector runs finalizers (`__del__`) at any moment of a build, and an exception raised
+    in one is printed and dropped: a Ctrl+C answered there once let a build run to its end (CI)."""
+    from cardforge.interrupt import interruptible
+
+    class Finalized:
+        def __del__(self):
+            signal.raise_signal(signal.SIGINT)
+            sum(range(10_000))  # the handler runs here, inside __del__
+
+    ran_on = False
+    with pytest.raises(KeyboardInterrupt):
+        with interruptible():
+            Finalized()  # dropped at once: its __del__ runs
+            deadline = time.monotonic() + 2
+            while time.monotonic() < deadline:
+                time.sleep(0.001)
+            ran_on = True
+    assert not ran_on
