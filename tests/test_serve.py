@@ -211,8 +211,8 @@ def test_watch_rebuilds_the_pdfs_after_a_save_and_prints_the_diagnostics(tmp_pat
         time.sleep(0.5)
         _edit(game / "cards" / "crew.yaml", "    position: 2\n", "    position: 13\n")
         until("build failed in")
-        assert any("cards/crew.yaml:51:15: error[E-SCHEMA]: 13 is greater than the maximum of 10" in line
-                   for line in lines)
+        assert any("cards/crew.yaml:51:15: error[E-SCHEMA]: card '" in line
+                   and "field 'position': 13 is greater than the maximum of 10" in line for line in lines)
         assert pdf.read_bytes() == first  # a failed build leaves the PDFs as they were
         _edit(game / "cards" / "crew.yaml", "    position: 13\n", "    position: 2\n")
         _edit(game / "cards" / "crew.yaml", "Without looking, discard", "Without peeking, discard")
