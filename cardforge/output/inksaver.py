@@ -14,7 +14,9 @@ written), and files of their own (`<game>-kit-inksaver-a4.pdf`).  By default:
   title, text and single icons stay;
 - text, icons and lines that stood on a fill now left out, and would be faint on white paper (a
   contrast under PAPER_CONTRAST to white, as WCAG measures it), take that fill's colour, or ink
-  where the fill was light too.  A colour chosen per card by a template is tested per card.
+  where the fill was light too.  A colour chosen per card by a template is tested per card.  A
+  decoration that was barely apart from its fill (a watermark: contrast under WATERMARK_CONTRAST)
+  becomes a pale tint, as faint on paper as it was on the fill.
 
 A frame says otherwise with `ink_saver:` in its layout: `keep` (drawn as designed), `hide` (left
 out), or a mapping of the properties it takes instead (`{fill: none, stroke: navy}`), which
@@ -37,6 +39,8 @@ EDGE_SHARE = 0.08  # the coloured edge's width inside the trim, as a share of th
 EDGE_MAX = 2.0 * MM
 EDGE_BLEED = 1.0 * MM  # how far the edge runs on into the bleed: a small miscut still shows colour
 PAPER_CONTRAST = 3.0  # WCAG's contrast for large text and graphics: below it against white, a colour is redrawn
+WATERMARK_CONTRAST = 1.6  # a colour this close to the fill under it is a decoration, not something to read
+WATERMARK_TINT = 0.2  # such a decoration on paper: this much of its colour, the rest paper
 INK = "#222222"  # where the fill a light colour stood on was light too
 OUTLINE_WIDTH = "0.8pt"  # a back's shape that had a fill and no stroke: its outline
 FOREGROUND_KEYS = {"text": ("color",), "field": ("color",), "table": ("color",), "icon": ("color",),
@@ -195,7 +199,8 @@ def _recoloured(frame: Frame, fill: Any, colors: dict) -> Frame:
         if key == "color" and value is None and frame.type in ("text", "field", "icon", "icon_row", "table"):
             continue  # the default colour, black
         if value is not None:
-            changed = _darkened(value, _darkened(fill, INK, colors), colors)
+            watermark = _watermark(value, fill, colors)
+            changed = watermark or _darkened(value, _darkened(fill, INK, colors), colors)
             if changed != value:
                 changes[key] = changed
     children = frame.props.get("children")
@@ -221,6 +226,22 @@ def _luminance(hex_colour: str) -> float:
 
 
 LIGHTEST = 1.05 / PAPER_CONTRAST - 0.05  # relative luminance above which a colour is faint on white
+
+
+def _contrast(first: str, second: str) -> float:
+    lighter, darker = sorted((_luminance(first), _luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def _watermark(value: Any, fill: Any, colors: dict) -> str | None:
+    """A colour that was barely apart from the fill it stood on (a tone-on-tone watermark, a faint
+    pattern), as a tint of itself that is as faint on paper: else it would print as boldly as the
+    text over it.  None: not a watermark (or not a colour known before drawing)."""
+    colour, under = (_hex(v, colors) if isinstance(v, str) and not _templated(v) else None for v in (value, fill))
+    if colour is None or under is None or _contrast(colour, under) >= WATERMARK_CONTRAST:
+        return None
+    mixed = (round(int(colour[i:i + 2], 16) * WATERMARK_TINT + 255 * (1 - WATERMARK_TINT)) for i in (1, 3, 5))
+    return "#" + "".join(f"{c:02x}" for c in mixed)
 
 
 def _light(value: Any, colors: dict) -> bool | None:
