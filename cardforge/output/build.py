@@ -29,6 +29,7 @@ from .lock import OutputLock
 from .pdfcopy import Unsupported, copy_pages, open_kit, same_pages
 from .replace import Replacement
 from .guide import guide_pages
+from .ink import page_coverage
 from .sheets import duplex_pages, lower_bound
 
 
@@ -162,6 +163,8 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
                 # must be what the data produced (see cardforge/verify/).
                 kit = open_kit(tmp) if name == "kit" else None  # read once: verified, then cut into components
                 verifier.verify(tmp, manifest, shown_as=target, opened=kit)
+                for entry, coverage in zip(manifest.pages, page_coverage(tmp)):  # ink.py: each page's ink
+                    entry["ink"] = round(coverage, 4)
                 if more:
                     gc.collect()  # the PDF reader's objects form cycles; free them before the next PDF
                 staged.append((tmp, target))
