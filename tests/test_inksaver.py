@@ -185,6 +185,34 @@ def test_a_frame_says_how_it_changes(tmp_path):
     assert _near(image.getpixel((int(x + w * 0.3), int(y + h * 0.75))), (0xdd, 0xdd, 0xdd))  # its own fill
 
 
+REPEAT = """\
+  cells:
+    type: repeat
+    x: 4mm
+    y: 52mm
+    width: 55mm
+    height: 12mm
+    rows: "['QQ', 'WW']"
+    cell: {width: 20mm, height: 10mm}
+    columns: 2
+    frames:
+      dot: {type: shape, shape: ellipse, width: 4mm, height: 4mm, fill: "#3b5a82", ink_saver: hide}
+      label: {type: text, x: 5mm, width: 15mm, height: 10mm, text: "{{ row }}", color: cream, size: 9pt}
+"""
+
+
+def test_a_repeat_frames_cells_change_like_frames(tmp_path):
+    _game(tmp_path, DARK_FRONT + REPEAT)
+    _build(tmp_path, "--ink-saver")
+    out = tmp_path / "out" / "tiny"
+    manifest = json.loads((out / "tiny-cards-inksaver-a4.manifest.json").read_text())
+    record = _first_card(manifest)
+    names = {f["name"] for f in record["frames"]}
+    assert {"cells[0].label", "cells[1].label"} <= names and not any(n.endswith(".dot") for n in names)
+    navy = tuple(round(v / 255, 2) for v in NAVY)
+    assert _char_colours(out / "tiny-cards-inksaver-a4.pdf", record["page"], "QQ") == {navy}
+
+
 def test_an_ink_saver_value_that_is_not_a_choice_is_an_error_at_its_line(tmp_path):
     front = DARK_FRONT.replace("fill: navy, bleed: true}", "fill: navy, bleed: true, ink_saver: maybe}", 1)
     _game(tmp_path, front)

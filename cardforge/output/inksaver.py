@@ -113,7 +113,7 @@ def ink_saver_layout(layout: Layout, back: bool = False) -> Layout:
         if back and frame.type in ("icon_row", "repeat"):
             continue  # a pattern on a back: the emblem and the title stay
         under = _backdrop(frame, backdrops)
-        frames.append(_recoloured(frame, under[1], colors) if under is not None and under[2] else frame)
+        frames.append(_recoloured(frame, under[1] if under is not None and under[2] else None, colors))
     return dataclasses.replace(layout, frames=frames, colors=colors)
 
 
@@ -191,10 +191,11 @@ def _backdrop(frame: Frame, backdrops: list[tuple[Frame, Any, bool]]) -> tuple[F
 
 
 def _recoloured(frame: Frame, fill: Any, colors: dict) -> Frame:
-    """A frame that stood on a fill now left out: each of its colours that would be faint on
-    paper takes the fill's colour (or ink, where that is light too)."""
+    """A frame that stood on a fill now left out (`fill`; None: on what it stood on before): each
+    of its colours that would be faint on paper takes the fill's colour (or ink, where that is
+    light too).  A repeat frame's cells' frames follow their own `ink_saver`, else the same."""
     changes = {}
-    for key in FOREGROUND_KEYS.get(frame.type, ()):
+    for key in FOREGROUND_KEYS.get(frame.type, ()) if fill is not None else ():
         value = _source(frame, key)
         if key == "color" and value is None and frame.type in ("text", "field", "icon", "icon_row", "table"):
             continue  # the default colour, black
@@ -205,7 +206,14 @@ def _recoloured(frame: Frame, fill: Any, colors: dict) -> Frame:
                 changes[key] = changed
     children = frame.props.get("children")
     if children:  # a repeat frame: its cells' frames stood on the same fill
-        changes["children"] = [_recoloured(child, fill, colors) for child in children]
+        kept = []
+        for child in children:
+            own = child.props.get("ink_saver")
+            if own != "hide":
+                kept.append(child if own == "keep" else _overridden(child, own) if isinstance(own, dict)
+                            else _recoloured(child, fill, colors))
+        if any(a is not b for a, b in zip(kept, children)) or len(kept) != len(children):
+            changes["children"] = kept
     return _with(frame, **changes) if changes else frame
 
 
