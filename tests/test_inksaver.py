@@ -227,6 +227,21 @@ def test_an_ink_saver_value_that_is_not_a_choice_is_an_error_at_its_line(tmp_pat
     assert result.returncode == 1 and "fil" in result.stderr
 
 
+def test_check_printed_compares_an_ink_saver_kit_with_the_ink_saver_layouts(tmp_path):
+    """The ink-saver kit leaves the back's pattern out: compared with the full-colour layouts it
+    would be missing icons; compared as what it is, it matches, and an edit since is still found."""
+    game = _game(tmp_path)
+    _build(tmp_path, "--ink-saver")
+    pdf = "out/tiny/tiny-kit-inksaver-a4.pdf"
+    result = cardforge("check", "content/tiny", "--printed", pdf, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    cards = game / "cards" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("title: Alpha", "title: Alfa"))
+    result = cardforge("check", "content/tiny", "--printed", pdf, cwd=tmp_path)
+    assert result.returncode == 1
+    assert "card 'alpha' (front), frame 'title'" in result.stderr
+
+
 def test_ink_saver_is_for_the_home_print_kit(tmp_path):
     _game(tmp_path)
     result = cardforge("build", "content/tiny", "--ink-saver", "--target", "printshop", cwd=tmp_path)
