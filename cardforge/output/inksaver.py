@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import Any
 
 from ..layout.layouts import Frame, Layout
@@ -45,6 +46,7 @@ INK = "#222222"  # where the fill a light colour stood on was light too
 OUTLINE_WIDTH = "0.8pt"  # a back's shape that had a fill and no stroke: its outline
 FOREGROUND_KEYS = {"text": ("color",), "field": ("color",), "table": ("color",), "icon": ("color",),
                    "icon_row": ("color", "accent_color"), "track": ("color", "stroke"), "shape": ("stroke",)}
+PIECE_NAMES = re.compile(r"\b(card|variant|row|copy)\b")  # what a template reads of the piece it draws
 OVERRIDES = ("fill", "stroke", "stroke_width", "color", "accent_color", "header_fill", "zebra", "opacity", "when")
 
 
@@ -77,7 +79,7 @@ def _reads_the_piece(layout: Layout) -> bool:
     shows something of its card, and is treated as a face."""
     def reads(frame: Frame) -> bool:
         sources = [t.source for t in frame.templates.values() if not t.is_constant]
-        if any(word in source for source in sources for word in ("card", "variant", "row", "copy")):
+        if any(PIECE_NAMES.search(source) for source in sources):
             return True
         return any(reads(child) for child in frame.props.get("children") or [])
     return any(reads(frame) for frame in layout.frames)
