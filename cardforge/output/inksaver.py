@@ -43,7 +43,7 @@ PAPER_CONTRAST = 3.0  # WCAG's contrast for large text and graphics: below it ag
 WATERMARK_CONTRAST = 1.6  # a colour this close to the fill under it is a decoration, not something to read
 WATERMARK_TINT = 0.2  # such a decoration on paper: this much of its colour, the rest paper
 INK = "#222222"  # where the fill a light colour stood on was light too
-OUTLINE_WIDTH = "0.8pt"  # a back's shape that had a fill and no stroke: its outline
+OUTLINE_WIDTH = "0.8pt"  # a panel (or a back's shape) that had a fill and no stroke: its outline
 FOREGROUND_KEYS = {"text": ("color",), "field": ("color",), "table": ("color",), "icon": ("color",),
                    "icon_row": ("color", "accent_color"), "track": ("color", "stroke"), "shape": ("stroke",)}
 PIECE_NAMES = re.compile(r"\b(card|variant|row|copy)\b")  # what a template reads of the piece it draws
@@ -105,7 +105,7 @@ def ink_saver_layout(layout: Layout, back: bool = False) -> Layout:
             if _covers(frame, layout):
                 frames.append(_edge(frame, layout, fill))
                 backdrops.append((frame, fill, True))
-            elif (back and not _templated(fill)) or (_large(frame, layout) and not _templated(fill)):
+            elif not _templated(fill) and (back or _large(frame, layout)):  # a fill chosen per card tells something
                 frames.append(_outline(frame, fill, colors))
                 backdrops.append((frame, fill, True))
             else:
