@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from ..diagnostics import Report
-from ..frontend.provenance import provenance, summary
 from ..frontend.translations import translator
 from ..layout.facecode import written_once
 from ..layout.icons import IconError
@@ -103,7 +102,8 @@ def plan_decks(prep: Prepared, section: str, options: PrintOptions, report: Repo
 
 def _deck_page(section: str, packed: PackedPage, side: str, options: PrintOptions):
     mode = packed.mode
-    dx, dy = options.back_offset if side == "back" and mode == "duplex" else (0.0, 0.0)
+    dx, dy = page_offset(options.back_offset, packed.sheet.page_w, packed.sheet.page_h) \
+        if side == "back" and mode == "duplex" else (0.0, 0.0)
 
     def draw(writer: Writer, number: int) -> None:
         for block in packed.blocks:
@@ -144,6 +144,24 @@ def _deck_page(section: str, packed: PackedPage, side: str, options: PrintOption
             if deck.shape != "rect":
                 draw_cut_guides(writer.canvas, deck.shape, trims)
     return draw
+
+
+def page_offset(offset: tuple[float, float], page_w: float, page_h: float) -> tuple[float, float]:
+    """The printer's back misregistration, measured in the paper's frame, in a back page's own axes.
+
+    The offset (X, Y) is read on the portrait duplex test's back (calibrate.py): X along the paper's
+    short edge, Y along its long edge, as the back is seen, so on a portrait page it applies as it is.
+    A landscape page is not turned by the printer's paper path but by its driver, which puts the page
+    on portrait paper turned a quarter anticlockwise (the PostScript and PCL "landscape": the page's
+    top along the paper's left edge, its +x up the paper, its +y towards the paper's left), on both
+    sides of the sheet alike: that is what makes a landscape back belong behind its front about the
+    page's horizontal axis on a long-edge flip (Sheet.behind).  So a shift of the paper's (X, Y)
+    is the page's (Y, -X).  The flip needs no second term: it is already in the reading, because the
+    test is printed with the kit's own flip and read on its back, the side the backs print on; any
+    half turn the printer gives a short-edge back applies to portrait and landscape pages alike, and
+    turns commute in the plane."""
+    x, y = offset
+    return (y, -x) if page_w > page_h else (x, y)
 
 
 def _band(sheet: Sheet, trims: list) -> tuple[float, float] | None:
@@ -294,13 +312,6 @@ def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) 
         for line in reversed(game.data.get("credits", [])):
             say("sans-regular", 7.5, width / 2, y, tr(str(line)), "centre")
             y += 4 * MM
-        counts = provenance(game)
-        if any(tally["authored"] or (tally.get("rows") or {}).get("authored") for tally in counts.values()):
-            y += 3 * MM
-            for line in reversed(summary(counts, tr)):
-                say("sans-regular", 7.5, 30 * MM, y, line)
-                y += 4 * MM
-            say("sans-bold", 8, 30 * MM, y, tr("Provenance: authored content is sample content, not from the rulebook"))
         c.restoreState()
         if writer.manifest is not None:
             writer.manifest.header["contents"] = contents

@@ -52,12 +52,8 @@ class Writer:
 
     def write(self, pages: list[Page]) -> Manifest | None:
         """Draw every page; the PDF is saved only when nothing went wrong."""
-        in_section: dict[str, int] = {}
-        for page in pages:
-            in_section[page.section] = in_section.get(page.section, 0) + 1
-        seen: dict[str, int] = {}
         with expression_batch():  # the time limit's timer armed once, not twice per template
-            self._draw_pages(pages, in_section, seen)
+            self._draw_pages(pages)
         if self.manifest is not None:
             self.renderer.flush_kept()  # the faces drawn, for the other paper and the next build
         if not self.report.has_errors() and self.manifest is not None:
@@ -67,13 +63,12 @@ class Writer:
             self.canvas = self.renderer = None
         return self.manifest
 
-    def _draw_pages(self, pages: list[Page], in_section: dict[str, int], seen: dict[str, int]) -> None:
+    def _draw_pages(self, pages: list[Page]) -> None:
         for number, page in enumerate(pages, start=1):
             if number > 1:
                 self.canvas.showPage()
                 _deflate_last_page(self.canvas)
             self.canvas.setPageSize((page.width, page.height))
-            seen[page.section] = seen.get(page.section, 0) + 1
             entry = {"page": number, "size": [round(mm(page.width), 2), round(mm(page.height), 2)],
                      "section": page.section, "content": page.label}
             if page.sheet:
@@ -81,10 +76,9 @@ class Writer:
             if self.manifest is not None:
                 self.manifest.pages.append(entry)
             page.draw(self, number)
-            # Footers number a page within its section, so that the kit and the component PDF
-            # cut from it (the same drawn page) say the same thing.
-            entry["scale_bar"] = _furniture(self, page, (seen[page.section], in_section[page.section])) \
-                if page.furniture else None
+            # Footers give the page's number in this PDF, the one the player's viewer shows and
+            # the guide and contents cite.
+            entry["scale_bar"] = _furniture(self, page, (number, len(pages))) if page.furniture else None
 
     def face(self, section: str, layout: Layout, piece, side: str, copy: int, x: float, y: float, bleed: float,
              page: int, shape: str = "rect", annotate=None, **extra) -> None:
@@ -211,7 +205,7 @@ def _scale_bar(canvas, x0: float, y0: float) -> None:
 
 
 def _furniture(writer: Writer, page: Page, number: tuple[int, int]) -> list[float] | None:
-    """Footer on every page: what it is, its page in its section, and a 50 mm bar to check the print
+    """Footer on every page: what it is, its page number in the PDF, and a 50 mm bar to check the print
     scale, in the kit's language.  It runs along the bottom, or up the left margin when the pieces
     fill the page's height.  Returns the scale bar as [x0, y0, x1] (or [x, y0, y1] up the margin) in mm."""
     canvas, tr = writer.canvas, writer.tr
@@ -222,8 +216,8 @@ def _furniture(writer: Writer, page: Page, number: tuple[int, int]) -> list[floa
         canvas.translate(0, -LEFT_FOOTER)
         width = page.height
     canvas.setFillColorRGB(0.35, 0.35, 0.35)
-    page_of = "" if page.section == "cover" else tr("{section} page {number} of {total}", section=tr(page.section),
-                                                     number=number[0], total=number[1]) + " · "
+    page_of = "" if page.section == "cover" else tr("page {number} of {total}", number=number[0],
+                                                     total=number[1]) + " · "
     text = f"{writer.prep.game.name} · {page.label} · {page_of}" + tr("print at 100% / actual size")
     # Right-aligned, it must end before the scale bar's label (x0 + 51 mm + "50 mm"): a longer
     # translation is set smaller rather than over the bar.
