@@ -4,7 +4,11 @@ Each entry names a kind of piece as the rulebook does, the count the rulebook st
 where it states none, with a note saying so), the rulebook section that says it, and the pieces of
 this game (deck, token sheet, board, reference sheet or template ids) that make it.  The print
 guide prints each entry beside the number of pieces the kit holds; a stated count that the kit
-does not meet is a warning at the count, so `check` says it before anyone prints."""
+does not meet is a warning at the count, so `check` says it before anyone prints.
+
+Two optional keys speak to the player, in the guide's "what you need" page: `bring:`, what the
+rulebook asks for that the kit does not print (dice, cubes, miniatures: `{name, count, note}`), and
+`rules:`, one sentence saying where the rules are.  They are entries of kind "bring" and "rules"."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -27,6 +31,7 @@ class Component:
     note: str
     built: int  # how many pieces this kit prints
     pos: Position
+    kind: str = "piece"  # piece (printed by the kit), bring (the player supplies it) or rules (where they are)
 
 
 def built_counts(game: Game) -> dict[str, int]:
@@ -74,9 +79,47 @@ def load_components(game: Game, report: Report) -> list[Component]:
                            help="change the quantities, or correct the count read from the rulebook")
         out.append(Component(entry["name"], count, entry["section"], list(entry["pieces"]), entry.get("note", ""),
                              built, doc.pos(at)))
+    out += _player_entries(data, doc, report)
     for piece in sorted(set(counts) - set(listed)):
         report.warning("W-COMPONENTS", f"'{piece}' is in no entry of components.yaml, so the guide does not "
                        "count it", doc.pos("/components"), help="add it to the entry of the rulebook's piece it is")
+    return out
+
+
+def _player_entries(data: dict, doc, report: Report) -> list[Component]:
+    """`bring:` and `rules:`, the guide's list of what the player brings and where the rules are."""
+    out: list[Component] = []
+    bring = data.get("bring", [])
+    if not isinstance(bring, list):
+        report.error("E-COMPONENTS", "`bring:` must be a list of what the player supplies", doc.pos("/bring"),
+                     help="e.g. bring: [{name: six-sided dice, count: 6}]")
+        bring = []
+    for i, entry in enumerate(bring):
+        at = f"/bring/{i}"
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].strip():
+            report.error("E-COMPONENTS", "each `bring:` entry needs a `name`", doc.pos(at),
+                         help="e.g. - {name: 20-sided die, count: 1, section: \"To play, you'll need\"}")
+            continue
+        bad = sorted(set(entry) - {"name", "count", "note", "section"})
+        for key in bad:
+            report.error("E-COMPONENTS", f"unknown key '{key}'", doc.pos(f"{at}/{key}", key=True),
+                         help="a `bring:` entry takes name, count, note and section")
+        count = entry.get("count")
+        if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
+            report.error("E-COMPONENTS", "'count' must be a whole number from 1, or left out", doc.pos(f"{at}/count"),
+                         help="leave it out where the rulebook states no number, and say so in `note:`")
+            continue
+        if bad:
+            continue
+        out.append(Component(entry["name"], count, str(entry.get("section", "")), [], str(entry.get("note", "")), 0,
+                             doc.pos(at), kind="bring"))
+    rules = data.get("rules")
+    if rules is not None:
+        if isinstance(rules, str) and rules.strip():
+            out.append(Component(rules, None, "", [], "", 0, doc.pos("/rules"), kind="rules"))
+        else:
+            report.error("E-COMPONENTS", "`rules:` must be one sentence saying where the rules are", doc.pos("/rules"),
+                         help="e.g. rules: \"The rulebook: War Eagles Standard Rules, free from the publisher\"")
     return out
 
 

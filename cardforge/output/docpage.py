@@ -18,9 +18,11 @@ SIZE = (190 * MM, 255 * MM)  # fits inside the printable area of A4 and of Lette
 
 
 def layout_page(paper: str, section: str, label: str, layout_name: str, data: Callable[[], dict],
-                name: str = "", header_key: str | None = None) -> "Page":
+                name: str = "", header_key: str | None = None,
+                overlay: Callable[["Writer", float, float], None] | None = None) -> "Page":
     """A page of `paper` with `layout_name` (a 190 x 255 mm layout) drawn in its middle from
-    `data()`; with `header_key`, that data is also recorded in the manifest's header."""
+    `data()`; with `header_key`, that data is also recorded in the manifest's header.  `overlay(writer,
+    x, y)` then draws what a layout cannot (the guide's flip drawing), from the layout's bottom-left."""
     from .pages import Page
     width, height = paper_size(paper)
 
@@ -32,7 +34,10 @@ def layout_page(paper: str, section: str, label: str, layout_name: str, data: Ca
         values = data()
         sheet = Board(id=layout_name, name=label, layout=layout_name, width=SIZE[0], height=SIZE[1],
                       data=values, doc=prep.game.doc, pointer="", component="references")
-        writer.renderer.draw(layout, sheet, "front", 1, (width - SIZE[0]) / 2, (height - SIZE[1]) / 2 + 2 * MM, 0.0)
+        x, y = (width - SIZE[0]) / 2, (height - SIZE[1]) / 2 + 2 * MM
+        writer.renderer.draw(layout, sheet, "front", 1, x, y, 0.0)
+        if overlay is not None:
+            overlay(writer, x, y)
         if header_key and writer.manifest is not None:
             writer.manifest.header.setdefault(header_key, []).append(values)
     return Page(width, height, section, label, draw, name=name or label, role="reference")  # read, not cut

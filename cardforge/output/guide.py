@@ -1,19 +1,24 @@
 """The print and assembly guide: the kit's first pages after the cover, and its own PDF.
 
-The guide is data drawn by layouts, like every other sheet: this module builds its model from the
-kit's final pages (their sections, sheet kinds and page numbers, from the sheet plan in
-sheets.py), the game's pieces and the rulebook's component list (frontend/components.py); the
-shipped layouts `guide-print`, `guide-assembly` and `guide-components` (layout/common/) draw it
-with the same renderer as the cards (docpage.py).  Between them sits the duplex alignment test (calibrate.py),
-to print first.  Page numbers are read when the pages are drawn, once the kit's order is final."""
+Written for a player with the PDF, a printer and scissors.  The guide is data drawn by layouts,
+like every other sheet: this module builds its model from the kit's final pages (their sections,
+sheet kinds and page numbers, from the sheet plan in sheets.py), the game's pieces and the
+components.yaml list (frontend/components.py: the pieces, what the player brings, where the rules
+are); the shipped layouts `guide-print`, `guide-assembly` and `guide-components` (layout/common/)
+draw it with the same renderer as the cards (docpage.py).  Between them sits the duplex alignment
+test (calibrate.py), to print first.  Page numbers are the PDF's own, the ones the player's viewer
+and every footer show, read when the pages are drawn, once the kit's order is final.
+
+No page of the guide speaks to the designer: the counts against the rulebook go to the manifest
+(the guide's header record, `rulebook_counts`) and `cardforge check`, never onto paper."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
 from ..frontend.translations import translator
 from ..units import MM
-from .calibrate import draw_back, draw_front
-from .docpage import layout_page
+from .calibrate import draw_back, draw_flip_diagrams, draw_front
+from .docpage import SIZE, layout_page
 from .impose import OVERLAP, paper_size, plan_tiles
 
 if TYPE_CHECKING:
@@ -22,28 +27,34 @@ if TYPE_CHECKING:
     from .pdf import Writer
 
 LAYOUTS = ("guide-print", "guide-assembly", "guide-components")
-STOCK = {  # what to print each section on
-    "cover": "plain paper, 80-100 g/m²",
-    "guide": "plain paper, 80-100 g/m²",
-    "cards": "card stock, 200-300 g/m² (or paper, sleeved in front of an old playing card)",
-    "tokens": "card stock, 250-300 g/m², or paper glued onto 1-2 mm card before cutting",
-    "boards": "paper or light card, 120-200 g/m²; glue onto card or foam board",
-    "references": "plain paper, 80-120 g/m²",
-    "templates": "card stock, 250-300 g/m² (or clear film for the round templates)",
-}
+# What to print each section on, by paper weight: one row of the guide's table per weight.
+PLAIN = "Plain paper, 80-120 g/m²"
+LIGHT_CARD = "Paper or light card, 120-200 g/m²"
+CARD = "Card stock, 200-300 g/m²"
+STOCK = {"cover": PLAIN, "guide": PLAIN, "references": PLAIN, "boards": LIGHT_CARD,
+         "cards": CARD, "tokens": CARD, "templates": CARD}
+DIAGRAM = (4 * MM, 4 * MM, 182 * MM, 50 * MM)  # the flip drawing's box in guide-print, from its bottom-left
 
 
 def guide_pages(prep: "Prepared", options: "PrintOptions", kit_pages: Callable[[], list["Page"]]) -> list["Page"]:
     """The guide's pages: how to print (the back of the cover), the alignment test (one sheet),
-    then what to cut and assemble, and the component counts (one sheet)."""
+    then what to cut and assemble, and what the game needs (one sheet)."""
     from .pages import Page
     width, height = paper_size(options.paper)
     model = _Model(prep, options, kit_pages)
     name = model.tr("Print and assembly guide")
 
+    def diagrams(writer: "Writer", x: float, y: float) -> None:
+        fonts = writer.prep.fonts
+        font, bold = fonts.family("sans").face("regular"), fonts.family("sans").face("bold")
+        bx, by, bw, bh = DIAGRAM
+        draw_flip_diagrams(writer.canvas, fonts, font, bold, x + bx, y + by, bw, bh, options.flip, model.tr)
+
     def guide(label: str, layout: str) -> "Page":
+        first = layout == LAYOUTS[0]
         page = layout_page(options.paper, "guide", f"{name}: {model.tr(label)}", layout, model.data, name=name,
-                           header_key="guide" if layout == LAYOUTS[0] else None)
+                           header_key="guide" if first else None,
+                           overlay=diagrams if first and options.mode == "duplex" else None)
         page.role = "guide"
         return page
     return [guide("how to print", "guide-print"),
@@ -52,7 +63,7 @@ def guide_pages(prep: "Prepared", options: "PrintOptions", kit_pages: Callable[[
             Page(width, height, "guide", model.tr("Duplex alignment test: back"), _calibration(options, "back", model.tr),
                  name=model.tr("Duplex alignment test"), role="guide"),
             guide("cut and assemble", "guide-assembly"),
-            guide("pieces against the rulebook", "guide-components")]
+            guide("what you need", "guide-components")]
 
 
 def _calibration(options: "PrintOptions", side: str, tr):
@@ -93,61 +104,103 @@ class _Model:
 
     def _build(self) -> dict:
         pages = list(enumerate(self.kit_pages(), start=1))
-        game, options = self.prep.game, self.options
+        game, options, tr = self.prep.game, self.options, self.tr
         duplex = options.mode == "duplex"
-        runs: list[dict] = []  # consecutive pages of one section and one sheet kind
+        # One row per paper weight and way of printing, its pages in the PDF's numbers.
+        groups: dict[tuple[str, str], dict] = {}
         for number, page in pages:
             kind = (page.sheet or {}).get("kind", "one-sided") if duplex else options.mode
-            key = ("guide" if page.section == "cover" else page.section, kind)
-            names = page.names or ([page.name] if page.name else [])
-            if runs and runs[-1]["key"] == key:
-                runs[-1]["numbers"].append(number)
-                runs[-1]["names"] += [name for name in names if name not in runs[-1]["names"]]
-            else:
-                runs.append({"key": key, "numbers": [number], "names": list(names)})
-        tr = self.tr
-        flip = tr("double-sided, flip on the {edge} edge", edge=tr(options.flip))
-        how = {"two-sided": flip, "reference": flip,
-               "one-sided": tr("double-sided with the rest (every back is blank), or only its odd pages single-sided"),
-               "simplex": tr("single-sided; the backs follow the fronts at the end"),
-               "fold": tr("single-sided, then fold")}
-        sections = []
-        for run in runs:
-            section, kind = run["key"]
-            numbers = run["numbers"]
-            sheets = (len(numbers) + 1) // 2 if duplex else len(numbers)
-            sections.append({"pages": _ranges(numbers), "what": f"{tr(section.capitalize())}: {', '.join(run['names'])}",
-                             "print": how[kind], "stock": tr(STOCK.get(section, "plain paper")), "sheets": sheets})
+            sides = {"two-sided": "both", "reference": "both"}.get(kind, "front" if duplex else kind)
+            section = "guide" if page.section == "cover" else page.section
+            row = groups.setdefault((STOCK.get(section, PLAIN), sides), {"numbers": [], "sections": []})
+            row["numbers"].append(number)
+            if section not in row["sections"]:
+                row["sections"].append(section)
+        how = {"both": tr("both sides"),
+               "front": tr("front only: the backs are blank, so print only the odd pages, or run them "
+                           "double-sided with the rest"),
+               "simplex": tr("one side; the backs follow the fronts at the end"),
+               "fold": tr("one side, then fold")}
+        papers = []
+        for (stock, sides), row in groups.items():
+            numbers = row["numbers"]
+            sheets = (len(numbers) + 1) // 2 if duplex and sides != "front" else \
+                len([n for n in numbers if n % 2]) if duplex else len(numbers)
+            papers.append({"paper": tr(stock), "pages": _ranges(numbers), "sheets": sheets,
+                           "what": ", ".join(tr(s.capitalize()) for s in row["sections"]), "sides": how[sides]})
         total = (len(pages) + 1) // 2 if duplex else len(pages)
         first: dict[str, list[int]] = {}  # section -> its pages
-        named: dict[str, list[int]] = {}  # board name -> its pages
+        named: dict[str, list[int]] = {}  # piece name -> its pages
         for number, page in pages:
             first.setdefault(page.section, []).append(number)
-            if page.section == "boards":
-                named.setdefault(page.name, []).append(number)
+            for name in page.names or ([page.name] if page.name else []):
+                named.setdefault(name, []).append(number)
         test = _ranges(first.get("guide", [])[1:3])
         paper = options.paper.upper() if options.paper == "a4" else "US Letter"
-        intro = tr("**{sheets} sheets of {paper}**, printed double-sided." if duplex else "**{sheets} sheets of {paper}**.",
-                   sheets=total, paper=paper)
-        intro += " " + tr("Print at 100% (actual size), never \"fit to page\": the 50 mm bar at the foot of every "
-                          "page must measure 50 mm.")
-        if duplex:
-            intro += " " + tr("Your printer turns each sheet about its {edge} edge (set it so). Print the alignment "
-                              "test (pages {pages}) first. Every page of cut pieces has its own backs or a blank page "
-                              "behind it, so the whole kit can go through the printer in one double-sided job.",
-                              edge=tr(options.flip), pages=test)
-        return {"game": game.name, "paper": options.paper.upper() if options.paper == "a4" else "US Letter",
-                "intro": intro, "sections": sections, "steps": self._steps(first, named, test),
-                "components": self._components(), "source": "components.yaml" if self.prep.components else ""}
+        intro = tr("**{sheets} sheets of {paper}** in all, on the papers below. Print at 100% (actual size), never "
+                   "\"fit to page\": the 50 mm bar at the foot of every page must measure 50 mm. Page numbers are "
+                   "those your PDF viewer shows, and every page's footer.", sheets=total, paper=paper)
+        data = {"game": game.name, "paper": paper, "intro": intro, "papers": papers, "test": test,
+                "duplex": self._duplex(test) if duplex else [], "steps": self._steps(first, named, test)}
+        data.update(self._needs(named, first))
+        return data
+
+    def _duplex(self, test: str) -> list[dict]:
+        """How to print both sides: with a printer that does it, and by hand."""
+        tr, edge = self.tr, self.tr(self.options.flip)
+        return [
+            {"head": tr("With a duplex printer"),
+             "text": tr("Choose two-sided printing, flipped on the {edge} edge, and print the pages of each paper "
+                        "as one job, with that paper in the tray. Print the alignment test (pages {pages}) first: "
+                        "it shows whether the backs land behind the fronts, and what to do if they do not.",
+                        edge=edge, pages=test)},
+            {"head": tr("Without one (by hand)"),
+             "text": tr("1. Print only the odd pages of a paper's range (the print dialog's \"odd pages\"). "
+                        "2. Put the printed stack back in the tray in the same order, turned over about the "
+                        "paper's {edge} edge, as drawn below: the same turn for every sheet, whichever way its "
+                        "page is printed. Which side must face up depends on your printer: pencil an arrow on a "
+                        "blank sheet and see where it comes out. 3. Print the even pages of the same range; if the "
+                        "first back lands on the last front, print them in reverse order. Try it on the alignment "
+                        "test (pages {pages}) first.", edge=edge, pages=test)},
+            {"head": tr("No way to print both sides well"),
+             "text": tr("Print single-sided, fronts and backs on separate sheets, and glue each back sheet behind "
+                        "its front, lined up against a window, before you cut.")}]
+
+    def _needs(self, named: dict[str, list[int]], first: dict[str, list[int]]) -> dict:
+        """The "what you need" page: the kit's pieces to count after cutting, what the player brings,
+        where the rules are; and, for the manifest only, the counts against the rulebook."""
+        tr, game = self.tr, self.prep.game
+        names = {piece.id: piece.name for piece in [*game.decks, *game.boards]}
+        names.update({piece.id: "Templates" for piece in game.templates})
+        kit, bring, rules, counts = [], [], "", []
+        for entry in self.prep.components:
+            if entry.kind == "bring":
+                bring.append({"name": tr(entry.name), "count": "" if entry.count is None else str(entry.count),
+                              "note": tr(entry.note) if entry.note else ""})
+            elif entry.kind == "rules":
+                rules = tr(entry.name)
+            else:
+                where = sorted({n for piece in entry.pieces for n in named.get(names.get(piece, ""), [])})
+                kit.append({"name": tr(entry.name), "count": entry.built, "pages": _ranges(where)})
+                counts.append({"name": entry.name, "kit": entry.built, "rulebook": entry.count,
+                               "matches": None if entry.count is None else entry.count == entry.built,
+                               "section": entry.section, "note": entry.note})
+        if first.get("references") and not rules:
+            rules = tr("The reference sheets (pages {pages}) hold the turn in brief.",
+                       pages=_ranges(first["references"]))
+        return {"kit": kit, "bring": bring, "rules": rules, "rulebook_counts": counts,
+                "bring_intro": tr("The kit prints every piece of the game: bring nothing else.") if not bring else
+                tr("The kit does not print these: have them ready.")}
 
     def _steps(self, first: dict[str, list[int]], named: dict[str, list[int]], test: str) -> list[dict]:
         game, options, tr = self.prep.game, self.options, self.tr
         steps: list[str] = []
         if options.mode == "duplex":
-            steps.append(tr("Print the duplex alignment test (pages {pages}) and hold it to a light. If the cross on "
-                            "the front does not show through at 0,0 on the back's rulers, build again with "
-                            "--back-offset X,Y (the test's front says how).", pages=test))
+            steps.append(tr("Print the duplex alignment test (pages {pages}) and hold it to a light: its back says "
+                            "what to do if the backs are off.", pages=test))
         steps.append(tr("Print the kit. Check the 50 mm bar on one page with a ruler before you cut anything."))
+        steps.append(tr("Tools: a craft knife and a steel rule on a cutting mat (or a paper trimmer), scissors for "
+                        "round pieces, and a glue stick for boards and glued tokens."))
         decks = {section: [d for d in game.component(section) if d.cards] for section in ("cards", "tokens")}
         if decks["cards"]:
             n = sum(c.quantity for d in decks["cards"] for c in d.cards)
@@ -188,12 +241,3 @@ class _Model:
             steps.append(tr("Reference sheets (pages {pages}): no cutting; keep them beside the table, or in sheet "
                             "protectors.", pages=_ranges(first["references"])))
         return [{"step": i, "text": text} for i, text in enumerate(steps, start=1)]
-
-    def _components(self) -> list[dict]:
-        rows = []
-        for entry in self.prep.components:
-            stated = self.tr("not stated") if entry.count is None else str(entry.count)
-            check = "--" if entry.count is None else self.tr("yes") if entry.count == entry.built else self.tr("NO")
-            rows.append({"name": self.tr(entry.name), "kit": entry.built, "rulebook": stated, "matches": check,
-                         "section": self.tr(entry.section) + (f" ({self.tr(entry.note)})" if entry.note else "")})
-        return rows
