@@ -105,3 +105,35 @@ def test_the_guide_cites_the_pdfs_page_numbers(kits, paper):
         text = " ".join(doc.pages[1].extract_text().split())
     assert "WHICH PAGES ON WHICH PAPER" in text and "Without one (by hand)" in text
     assert "odd pages" in text and "even pages" in text
+
+
+def test_a_saved_printer_gives_its_offset_and_flip_and_bad_values_are_diagnosed_at_their_lines(tmp_path):
+    from argparse import Namespace
+
+    from cardforge.cli.build import apply_printer
+    printers = tmp_path / "printers.yaml"
+    printers.write_text("office:\n  back-offset: 1.5,-0.8\n  flip: short\nbad:\n  back-offset: 30,x\n"
+                        "  flip: sideways\n  colour: red\n", "utf-8")
+    env = {"CARDFORGE_PRINTERS": str(printers)}
+    import os
+    old = os.environ.get("CARDFORGE_PRINTERS")
+    os.environ.update(env)
+    try:
+        args = Namespace(printer="office", back_offset=None, flip=None, format="text")
+        apply_printer(args)
+        assert (args.back_offset, args.flip) == ("1.5,-0.8", "short")
+        args = Namespace(printer="office", back_offset="0,1", flip="long", format="text")
+        apply_printer(args)  # the command line wins
+        assert (args.back_offset, args.flip) == ("0,1", "long")
+    finally:
+        os.environ.pop("CARDFORGE_PRINTERS") if old is None else os.environ.update(CARDFORGE_PRINTERS=old)
+    result = cardforge("build", BOMBER, "--printer", "bad", "--out", tmp_path / "out", cwd=tmp_path, env=env)
+    assert result.returncode == 2
+    lines = [line for line in result.stderr.splitlines() if "error[E-PRINTER]" in line]
+    assert lines == ["printers.yaml:5:16: error[E-PRINTER]: back-offset takes two numbers in mm, X,Y, not '30,x'",
+                     "printers.yaml:6:9: error[E-PRINTER]: flip must be long or short, not 'sideways'",
+                     "printers.yaml:7:3: error[E-PRINTER]: unknown setting 'colour' of printer 'bad'"], result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "out").exists()
+    result = cardforge("build", BOMBER, "--printer", "nope", "--out", tmp_path / "out", cwd=tmp_path, env=env)
+    assert f"printers.yaml:1:1: error[E-PRINTER]: no printer 'nope' in {printers}" in result.stderr
+    assert "help: the printers are: office, bad" in result.stderr

@@ -27,10 +27,13 @@ def add(sub) -> None:
     b.add_argument("--mode", choices=MODES, default="duplex",
                    help="duplex: backs on the next page for a long-edge flip; simplex: backs at the end; "
                         "fold: each front beside its back")
-    b.add_argument("--flip", choices=("long", "short"), default="long",
+    b.add_argument("--flip", choices=("long", "short"), default=None,
                    help="how your printer turns the sheet in duplex: about its long edge (the default) or short edge")
-    b.add_argument("--back-offset", metavar="X,Y", help="shift every back page by X,Y mm to correct your printer's "
-                   "duplex misregistration (measure it with `cardforge calibrate`)")
+    b.add_argument("--back-offset", metavar="X,Y", help="shift every back by X,Y mm, in the paper's frame as the "
+                   "duplex alignment test reads it, to correct your printer's misregistration (landscape sheets "
+                   "turn it with the paper)")
+    b.add_argument("--printer", metavar="NAME", help="the back offset and flip saved for printer NAME in "
+                   "printers.yaml (~/.config/cardforge/; --back-offset and --flip win over it)")
     b.add_argument("--imposition", choices=("bleed", "gang"), default="bleed",
                    help="bleed: every card its own bleed (the default; a miscut never shows a neighbour); "
                         "gang: cards edge to edge with shared cut lines, more per sheet")
@@ -79,7 +82,26 @@ def offset(text: str | None) -> tuple[float, float]:
     return (x * 72 / 25.4, y * 72 / 25.4)
 
 
+def apply_printer(args) -> None:
+    """--printer NAME: the saved printer's back offset and flip, where the command line gives none;
+    the printers file's errors are diagnostics at their lines, and the build does not start."""
+    if getattr(args, "printer", None):
+        from ..frontend.printers import load_printer
+        report = Report()
+        printer = load_printer(args.printer, report)
+        if printer is None:
+            emit(report, getattr(args, "format", "text"))
+            raise UsageError(f"--printer {args.printer}: the printers file has the errors above")
+        if args.back_offset is None:
+            args.back_offset = f"{printer.back_offset[0]},{printer.back_offset[1]}"
+        if args.flip is None and printer.flip:
+            args.flip = printer.flip
+    if args.flip is None:
+        args.flip = "long"
+
+
 def run(args) -> int:
+    apply_printer(args)
     if args.lang is not None and (args.errata is not None or args.target != "kit"):
         raise UsageError("--lang builds the home-print kit of each language; leave out --errata and --target")
     if args.ink_saver and (args.errata is not None or args.target != "kit"):
