@@ -103,7 +103,7 @@ def test_the_guide_cites_the_pdfs_page_numbers(kits, paper):
     assert sum(len(row["pages"]) > 0 for row in guide["papers"]) == len(guide["papers"])
     with pdfplumber.open(pdf) as doc:
         text = " ".join(doc.pages[1].extract_text().split())
-    assert "WHICH PAGES ON WHICH PAPER" in text and "Without one (by hand)" in text
+    assert "WHICH PAGES ON WHICH PAPER" in text and "PRINTING BOTH SIDES" in text and "Without" in text
     assert "odd pages" in text and "even pages" in text
 
 

@@ -375,19 +375,21 @@ def test_the_german_bomber_boys_kit_has_german_guide_cover_and_reference_all_fon
                               capture_output=True, text=True, check=True).stdout
     cover, guide = text("bomber-boys-kit-a4-de.pdf", 1, 1), text("bomber-boys-guide-a4-de.pdf", 1, 6)
     assert "Inhalt" in cover and "Besatzungskarten" in cover and "Seite 7" in cover and "Contents" not in cover
-    for german in ("SO DRUCKST DU DIESES SPIEL", "WAS DU DRUCKST, UND WIE", "Papier oder Karton", "Schneide an den",
-                   "AUSSCHNEIDEN UND ZUSAMMENBAUEN", "WAS DAS SPIEL BRAUCHT", "Regelheft"):
+    for german in ("SO DRUCKST DU DIESES SPIEL", "WELCHE SEITEN AUF WELCHES PAPIER", "Papier", "Schneide an den",
+                   "AUSSCHNEIDEN UND ZUSAMMENBAUEN", "WAS DU ZUM SPIELEN BRAUCHST", "Ohne (von Hand)",
+                   "zwölfseitiger Würfel (Schaden)"):
         assert german in guide, german
-    assert "HOW TO PRINT" not in guide and "Paper or card" not in guide
+    assert "HOW TO PRINT" not in guide and "WHICH PAGES" not in guide
     assert "HOW TO PRINT THIS KIT" in text("bomber-boys-guide-a4.pdf", 1, 6)  # the source kit stays English
     # The duplex alignment test and every footer speak German too; the footer ends before the scale bar.
-    for german in ("Ausrichtungstest: Vorderseite", "an der langen Kante gewendet", "Dann baue mit:  cardforge build "
-                   "--flip long --back-offset X,Y", "Ausrichtungstest: Rückseite", "wo es das senkrechte Lineal trifft",
-                   "Anleitung, Seite 2 von 5 · in 100 % drucken (tatsächliche Größe)"):
-        assert german in guide.replace("\n", " ").replace("mit: cardforge", "mit:  cardforge"), german
-    assert "Duplex calibration" not in guide and "print at 100% / actual size" not in guide
-    assert "Karten, Seite 1 von 16" in text("bomber-boys-kit-a4-de.pdf", 7, 7)
-    assert "Duplex calibration: front" in text("bomber-boys-guide-a4.pdf", 3, 3)
+    for german in ("Ausrichtungstest: Vorderseite", "an der langen Kante gewendet", "Ausrichtungstest: Rückseite",
+                   "wo die senkrechte Linie der Vorderseite", "Hochformatseiten", "Querformatseiten",
+                   "Druck- und Bastelanleitung: was du brauchst · Seite 6 von"):
+        assert german in guide.replace("\n", " "), german
+    assert "Duplex alignment test" not in guide and "print at 100% / actual size" not in guide
+    assert "cardforge" not in guide and "--back-offset" not in guide
+    assert "Seite 7 von" in text("bomber-boys-kit-a4-de.pdf", 7, 7)
+    assert "Duplex alignment test: front" in text("bomber-boys-guide-a4.pdf", 3, 3)
     import re
     boxes = subprocess.run(["pdftotext", "-bbox", "-f", "3", "-l", "3", str(folder / "bomber-boys-guide-a4-de.pdf"), "-"],
                            capture_output=True, text=True, check=True).stdout
