@@ -81,7 +81,7 @@ def test_no_page_a_player_sees_speaks_to_the_designer(kits, game, paper):
     assert not found, found
     # Every footer gives the PDF's own page number, the one a viewer shows.
     pages = text.split("\f")[:-1]
-    for number, page in enumerate(pages[1:], start=2):
+    for number, page in enumerate(pages, start=1):
         assert f"page {number} of {len(pages)}" in " ".join(page.split()), (game, paper, number)
 
 

@@ -153,7 +153,7 @@ boards:
 
 def test_no_english_is_left_where_a_german_player_reads(german):
     """Cards, tokens, mat, reference, cover and guide: the layouts' own words (through tr() with
-    placeholders), the cover's credits and provenance, and the guide's rulebook components."""
+    placeholders), the cover's credits, and the guide's pieces and what the player brings."""
     text = "\n".join(pdftext(pdf) for pdf in sorted(german.glob("*-de.pdf")) if "-kit-" not in pdf.name)
     for english in ("BASE CARD", "Gather all", "Shuffle, then", "Roll the five", "ATTACK", "o’clock", "Range ",
                     "GROUND", "FOCUS", "Game design", "given by the rulebook", "Crew cards", "Setting up the game",
@@ -161,7 +161,7 @@ def test_no_english_is_left_where_a_german_player_reads(german):
         assert english not in text, english
     for german_text in ("BASISKARTE", "Nimm alle Basiskarten", "Mische, dann lege die Zielseite dieser Karte unter die 17",
                         "Wirf die fünf Munitionswürfel", "ANGRIFF", "12 Uhr", "Reichweite 1:", "FOKUS",
-                        "Spieldesign Steven Aramini", "Karten: 57, davon 21 aus dem Regelheft, 36 selbst verfasst",
+                        "Spieldesign Steven Aramini", "zwölfseitiger Würfel (Schaden)",
                         "Spielaufbau, Schritt 1", "· GEGENSTAND ·", "Feindflugzeuge (zufällig gewählt)"):
         assert german_text in text.replace("\n", " "), german_text
 

@@ -216,8 +216,7 @@ def _furniture(writer: Writer, page: Page, number: tuple[int, int]) -> list[floa
         canvas.translate(0, -LEFT_FOOTER)
         width = page.height
     canvas.setFillColorRGB(0.35, 0.35, 0.35)
-    page_of = "" if page.section == "cover" else tr("page {number} of {total}", number=number[0],
-                                                     total=number[1]) + " · "
+    page_of = tr("page {number} of {total}", number=number[0], total=number[1]) + " · "
     text = f"{writer.prep.game.name} · {page.label} · {page_of}" + tr("print at 100% / actual size")
     # Right-aligned, it must end before the scale bar's label (x0 + 51 mm + "50 mm"): a longer
     # translation is set smaller rather than over the bar.
