@@ -132,6 +132,7 @@ def run(args) -> int:
                 ink_saver=args.ink_saver)
             for game in found for lang in languages_of(game, args.lang) for paper in papers]
     label = found[0].name if len(found) == 1 else f"{len(found)} games"
+    told: set[Path] = set()
     for result in build_all(jobs, ProgressBar(label), workers=args.jobs):
         combined.extend(result.report)
         if not result.report.has_errors():
@@ -141,10 +142,26 @@ def run(args) -> int:
                     path.suffix == ".pdf" else None
                 if line:
                     print(f"  {path.name}: {line}", file=sys.stderr)
+                if line and path.parent not in told:  # once per game: the same for every paper
+                    told.add(path.parent)
+                    _print_provenance(path.with_suffix(".manifest.json"))
         else:
             print(f"{result.game_dir}: build failed; previous output left untouched", file=sys.stderr)
     emit(combined, args.format)
     return EXIT_CONTENT if combined.has_errors() else EXIT_OK
+
+
+def _print_provenance(manifest_path: Path) -> None:
+    """What the rulebook gives and what the kit authored, for the designer: on the terminal and in the
+    manifest, never on a printed page (frontend/provenance.py)."""
+    import json
+    from ..frontend.provenance import summary
+    try:
+        counts = json.loads(manifest_path.read_text("utf-8")).get("provenance") or {}
+    except (OSError, ValueError):
+        return
+    if any(tally.get("authored") or (tally.get("rows") or {}).get("authored") for tally in counts.values()):
+        print(f"  provenance: {'; '.join(summary(counts))}", file=sys.stderr)
 
 
 def _check_only(found: list[Path], wanted: str) -> None:

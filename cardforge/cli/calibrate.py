@@ -1,4 +1,4 @@
-"""`cardforge calibrate`: a one-sheet duplex test that measures the printer's --back-offset."""
+"""`cardforge calibrate`: the duplex alignment test, one sheet that measures the printer's back offset."""
 from __future__ import annotations
 
 import sys
@@ -8,7 +8,8 @@ from .common import EXIT_OK, PAPERS
 
 
 def add(sub) -> None:
-    k = sub.add_parser("calibrate", help="write a one-sheet duplex test that measures --back-offset")
+    k = sub.add_parser("calibrate", help="write the duplex alignment test, one sheet that measures the printer's "
+                       "back offset (X,Y in the paper's frame)")
     k.add_argument("--paper", choices=PAPERS, default="a4")
     k.add_argument("--flip", choices=("long", "short"), default="long")
     k.add_argument("--out", default="build", help="folder for calibrate-<paper>.pdf (default: build/)")
