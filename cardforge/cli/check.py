@@ -63,6 +63,9 @@ def run(args) -> int:
                 if lang is None:
                     refreshed(prep.game)
                 lay_out(prep, report)
+                if lang is not None and not report.has_errors():
+                    from ..frontend.coverage import report_coverage
+                    report_coverage(game, lang, report)
             except ContentError as failure:
                 lay_out_despite(failure, report)
             combined.extend(report)
