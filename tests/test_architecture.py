@@ -97,3 +97,28 @@ def test_no_module_is_too_large():
     large = {str(p.relative_to(PACKAGE.parent)): n for p in PACKAGE.rglob("*.py")
              if (n := len(p.read_text("utf-8").splitlines())) > MAX_LINES}
     assert large == {}
+
+
+def _all_imports(path: Path) -> set[str]:
+    """Every cardforge module `path` names in an import, those under TYPE_CHECKING included."""
+    tree = ast.parse(path.read_text("utf-8"))
+    package = _module_name(path).rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package.split(".")[:len(package.split(".")) - node.level + 1]
+            found.add(".".join(base + ([node.module] if node.module else [])))
+        elif isinstance(node, ast.ImportFrom):
+            found.add(node.module or "")
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def test_the_writer_does_not_know_the_planning():
+    """Planning (pages, sheets, pack, truescale) makes pages and the writer (pdf.py) draws them: the
+    writer names the page type only, not even for an annotation, so the two never import each other."""
+    planning = {"cardforge.output.pages", "cardforge.output.sheets", "cardforge.output.pack",
+                "cardforge.output.truescale", "cardforge.output.guide"}
+    assert _all_imports(PACKAGE / "output" / "pdf.py") & planning == set()
+    assert _all_imports(PACKAGE / "output" / "page.py") & (planning | {"cardforge.output.impose"}) == set()

@@ -46,7 +46,7 @@ def refreshed(game) -> None:
 
 
 def run(args) -> int:
-    from ..output.pdf import lay_out, lay_out_despite
+    from ..output.dryrun import lay_out, lay_out_despite
     from ..prepare import prepare
     combined = Report()
     if args.printed:  # the data as it is now against earlier builds (cardforge/verify/)
