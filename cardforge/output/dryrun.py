@@ -13,7 +13,7 @@ from .pdf import Writer
 
 def lay_out(prep: Prepared, report: Report, options: PrintOptions | None = None) -> None:
     """Every page laid out without output, so that `check` reports what `build` would."""
-    pages = [page for _, section in plan_sections(prep, options or PrintOptions(), report) for page in section]
+    pages = [page for _, section in plan_sections(prep, options or PrintOptions(), report, measure=False) for page in section]
     if not report.has_errors():
         Writer(prep, None, "check", report, None, 0).write(pages)
         face_memo(prep.game, prep.fonts, prep.icons).flush("face-fit")  # for the next check
@@ -27,7 +27,7 @@ def lay_out_despite(failure: ContentError, report: Report) -> None:
         return
     extra = Report()
     try:
-        pages = [page for _, section in plan_sections(failure.prepared, PrintOptions(), extra) for page in section]
+        pages = [page for _, section in plan_sections(failure.prepared, PrintOptions(), extra, measure=False) for page in section]
         Writer(failure.prepared, None, "check", extra, None, 0).write(pages)
         face_memo(failure.prepared.game, failure.prepared.fonts, failure.prepared.icons).flush("face-fit")
     except ContentError:

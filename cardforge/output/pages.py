@@ -132,13 +132,42 @@ def _face(writer: Writer, sheet: Sheet, section: str, layout, card, side: str, c
     trims.append((x, y, sheet.card_w, sheet.card_h))
 
 
-def plan_boards(prep: Prepared, section: str, paper: str) -> list[Page]:
+def board_tiles(prep: Prepared, board, paper: str, measure: bool = True) -> list[Tile]:
+    """The tiles of one board on `paper`, with seams placed off its words and play areas (seams.py).
+    The board is drawn once, on a canvas that is never saved, to know where it prints what; `check`
+    (which loads no PDF writer) plans the fewest tiles by size alone."""
+    bleed = prep.game.bleed
+    fewest = plan_tiles(paper, board.width, board.height, bleed)
+    layout = prep.boards.get(board.id)
+    if len(fewest) == 1 or layout is None or not measure:
+        return fewest
+    key = (board.id, paper)
+    memo = prep.__dict__.setdefault("_tile_plans", {})  # planned once for the kit and the guide
+    if key not in memo:
+        memo[key] = plan_tiles(paper, board.width, board.height, bleed, keep=_printed_boxes(prep, board, layout, bleed))
+    return memo[key]
+
+
+def _printed_boxes(prep: Prepared, board, layout, bleed: float):
+    import io
+    from reportlab.pdfgen.canvas import Canvas
+    from ..render.face import CardRenderer
+    from .seams import keep_out, narrowed
+    prep.fonts.family("sans").face("regular")
+    canvas = Canvas(io.BytesIO(), invariant=1, initialFontName="sans-regular", initialFontSize=9)
+    frames = CardRenderer(canvas, prep.game, prep.fonts, prep.icons, Report()).draw(
+        layout, board, "front", 1, bleed, bleed, bleed)
+    return keep_out(narrowed(frames, layout, prep.fonts, canvas), (0.0, 0.0),
+                    board.width + 2 * bleed, board.height + 2 * bleed, layout)
+
+
+def plan_boards(prep: Prepared, section: str, paper: str, measure: bool = True) -> list[Page]:
     """Pages of every board (or reference sheet): one page each, or tiles with overlaps."""
     pages: list[Page] = []
     bleed = prep.game.bleed
     tr = translator(getattr(prep.game.overlay, "strings", None) or {})
     for board in prep.game.component(section):
-        tiles = plan_tiles(paper, board.width, board.height, bleed)
+        tiles = board_tiles(prep, board, paper, measure)
         spans = tile_spans(tiles, board.height + 2 * bleed)
         for tile in tiles:
             label = board.name if len(tiles) == 1 else \
@@ -157,25 +186,35 @@ def _board_page(section: str, board, tile: Tile, spans, bleed: float):
         wx, wy, ww, wh = tile.window
         tiled = tile.cols * tile.rows > 1
         marks: list[tuple[float, float]] = []
+        cuts = tile.cut_lines()
 
         def place_marks(frames: list[dict]) -> dict:
-            """Alignment marks off every printed word, number and symbol of the board (frames other
-            than shapes and pictures), in the board's coordinates."""
-            boxes = [box for f in frames if f["type"] not in ARTWORK_FRAMES and "box" in f
-                     for box in f.get("cells") or [f["box"]]]  # a track: its spaces, not the frame round them
+            """Alignment marks off every printed word, number and symbol of the board and off its
+            slots (seams.py), in the board's coordinates; and the check that no cut line of this
+            tile runs through a word."""
+            from .seams import boxes_of, crossings, narrowed
+            frames = narrowed(frames, layout, writer.prep.fonts, c)
+            boxes = [box for box, kind in boxes_of(frames, mm(board.width + 2 * bleed), mm(board.height + 2 * bleed),
+                                                   layout) if kind != "art"]
             avoid = tuple((x * MM - bx, y * MM - by, w * MM, h * MM) for x, y, w, h in boxes)
             marks.extend(tile.marks(board.width + 2 * bleed, board.height + 2 * bleed, *spans, avoid=avoid))
+            lines = [(axis, round(mm(at), 3)) for axis, at in cuts]
+            for frame in crossings(frames, lines):
+                _seam_warning(writer, layout, board, tile, frame)
             return {"marks": [[round(mm(mx), 3), round(mm(my), 3)] for mx, my in marks]}
 
         c.saveState()
         clip = c.beginPath()
         clip.rect(tile.origin[0], tile.origin[1], ww, wh)
         c.clipPath(clip, stroke=0, fill=0)
+        record = {"col": tile.col + 1, "row": tile.row + 1, "cols": tile.cols, "rows": tile.rows,
+                  "window": [round(mm(v), 3) for v in tile.window],
+                  "origin": [round(mm(v), 3) for v in tile.origin],
+                  "overlap": round(mm(tile.overlap), 3)}
+        if tiled:  # where the player may cut: both edges of every strip this tile shares, on the page
+            record["cuts"] = [{axis: round(mm(at), 3)} for axis, at in cuts]
         writer.face(section, layout, board, "front", 1, bx + bleed, by + bleed, bleed, number,
-                    tile={"col": tile.col + 1, "row": tile.row + 1, "cols": tile.cols, "rows": tile.rows,
-                          "window": [round(mm(v), 3) for v in tile.window],
-                          "origin": [round(mm(v), 3) for v in tile.origin],
-                          "overlap": round(mm(tile.overlap), 3)}, annotate=place_marks if tiled else None)
+                    tile=record, annotate=place_marks if tiled else None)
         c.restoreState()
         if tiled:
             for mx, my in marks:
@@ -186,6 +225,23 @@ def _board_page(section: str, board, tile: Tile, spans, bleed: float):
             draw_crop_marks(c, Sheet(tile.page_w, tile.page_h, board.width, board.height, bleed, 1, 1, False,
                                      floor=FOOTER_TOP), [(bx + bleed, by + bleed, board.width, board.height)])
     return draw
+
+
+def _seam_warning(writer: Writer, layout, board, tile: Tile, frame: dict) -> None:
+    """W-SEAM, once per frame and paper, at the frame's line in the layout."""
+    name = frame.get("name", "")
+    key = ("seam", board.id, name, tile.page_w, tile.page_h)
+    if key in writer.written:
+        return
+    writer.written[key] = True
+    top = name.split("/")[0].split("[")[0]
+    where = next((f.position for f in layout.frames if f.name in (name, top)), None) or \
+        writer.prep.game.doc.pos(board.pointer)
+    paper = "A4" if abs(min(tile.page_w, tile.page_h) / MM - 210) < 1 else "Letter"
+    writer.report.warning("W-SEAM", f"board '{board.id}' on {paper}: a tile's cut line runs through the words of "
+                          f"frame '{name}' of layout '{layout.name}'", where,
+                          help="move the frame off the seam, or resize the board so that its tiles' seams fall "
+                          "in a margin or gutter (cardforge places them where the board leaves a free band)")
 
 
 def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) -> Page:
@@ -284,7 +340,10 @@ def _cover_art(writer: Writer, art: dict, width: float, height: float) -> None:
 SECTIONS = ("cards", "boards", "tokens", "references", "templates")
 
 
-def plan_sections(prep: Prepared, options: PrintOptions, report: Report) -> list[tuple[str, list[Page]]]:
+def plan_sections(prep: Prepared, options: PrintOptions, report: Report,
+                  measure: bool = True) -> list[tuple[str, list[Page]]]:
+    """Every section's pages.  `measure=False` (`check`, which loads no PDF writer): boards are tiled
+    by their size alone, without placing seams off their words."""
     planned = []
     for section in SECTIONS:
         if section == "templates":
@@ -298,7 +357,7 @@ def plan_sections(prep: Prepared, options: PrintOptions, report: Report) -> list
                 pages = []
         else:
             pages = (plan_decks(prep, section, options, report) if section in ("cards", "tokens")
-                     else plan_boards(prep, section, options.paper))
+                     else plan_boards(prep, section, options.paper, measure))
         if pages:
             planned.append((section, pages))
     return planned
@@ -310,5 +369,5 @@ def count_faces(prep: Prepared, paper: str) -> int:
     for deck in prep.game.decks:
         total += sum(card.quantity * (2 if card.back else 1) for card in deck.cards)
     for board in prep.game.boards:
-        total += len(plan_tiles(paper, board.width, board.height, prep.game.bleed))
+        total += len(board_tiles(prep, board, paper))
     return total
