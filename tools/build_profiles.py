@@ -84,7 +84,8 @@ def write_provenance() -> None:
     lines = [
         "# Provenance of the shipped CMYK profiles",
         "",
-        "Built by `tools/build_profiles.py` with " + colprof_version() + ".",
+        "Built by `tools/build_profiles.py` with ArgyllCMS colprof (" + colprof_version() + ").",
+        "Licences and terms: LICENSE.md.",
         "Source viewing profile for gamut mapping: ArgyllCMS `ref/sRGB.icm`, SHA-256 "
         f"`{sha256(SRGB)}`.",
         "",
@@ -109,7 +110,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=sorted(PROFILES), action="append")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--provenance", action="store_true", help="only write PROVENANCE.md for the profiles there")
     args = parser.parse_args()
+    if args.provenance:
+        write_provenance()
+        return
     for tool in ("colprof",):
         if shutil.which(tool) is None:
             sys.exit("colprof not found: apt-get install argyll icc-profiles-free")
