@@ -852,7 +852,7 @@ def add_pdfx(pdf, color: PrintColor, title: str) -> None:
     else:
         info.GTS_PDFXVersion = "PDF/X-4"
         with pdf.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as meta:
-            meta.register_namespace("http://www.npes.org/pdfx/ns/id/", "pdfxid")
+            meta.register_xml_namespace("http://www.npes.org/pdfx/ns/id/", "pdfxid")
             meta["pdfxid:GTS_PDFXVersion"] = "PDF/X-4"
             meta["dc:title"] = title
             meta["pdf:Trapped"] = "False"
@@ -882,6 +882,56 @@ def save(pdf, target: Path, color: PrintColor) -> None:
              stream_decode_level=pikepdf.StreamDecodeLevel.generalized)
 
 
+# --- diagnostics at the layout lines ---------------------------------------------------------------
+
+SHIFT_WARNING = 5.0  # ΔE2000: a shift a designer sees side by side
+
+
+def report_faults(prep, conversion: Conversion, report, label: str) -> None:
+    """What converting a PDF found, each at the layout line of its frame."""
+    for fault in conversion.faults:
+        say = report.error if fault.severity == "error" else report.warning
+        say(fault.code, f"{label}: {fault.place}: {fault.message}", frame_pos(prep, fault.place, fault.key),
+            help=fault.help)
+
+
+def frame_pos(prep, place, key: str):
+    """Where the layout of the face at `place` writes the frame's `key` (else the frame, else None)."""
+    from ..layout.repeat import walk_frames
+    if place is None or place.key is None:
+        return None
+    piece, side, name = place.key
+    layout = prep.faces.get((piece, side)) or prep.boards.get(piece)
+    if layout is None or name is None:
+        return None
+    for frame in walk_frames(layout.frames):
+        if frame.name == name:
+            return frame.value_pos(key) if key in frame.written else frame.position
+    return None
+
+
+def shift_warnings(prep, cmyk: PrintColor, shifts: dict, report) -> None:
+    """Each colour whose print shifts by more than SHIFT_WARNING, with the frames that use it."""
+    m = mapper(cmyk)
+    found = []
+    for rgb, places in shifts.items():
+        if rgb == (0, 0, 0):
+            continue  # black is 0/0/0/100 by rule (text, lines): the proof shows K alone's black
+        shift = m.shift(tuple(v / 255 for v in rgb))
+        if shift > SHIFT_WARNING:
+            found.append((shift, rgb, places))
+    for shift, rgb, places in sorted(found, key=lambda f: (-f[0], f[1])):
+        frames = sorted({f"{p.layout}:{p.frame}" if p.frame else p.piece for p in places})
+        shown = ", ".join(frames[:6]) + (f" and {len(frames) - 6} more" if len(frames) > 6 else "")
+        first = min(places, key=str)
+        printed = hex_of(m.proof(m.cmyk(tuple(v / 255 for v in rgb))))
+        grey = ", a grey printed in K alone" if len(set(rgb)) == 1 else ""
+        report.warning("W-COLOUR-SHIFT", f"{hex_of(rgb)} prints as {printed} on {cmyk.profile.name} "
+                       f"(ΔE2000 {shift:.1f}{grey}), in {shown}", frame_pos(prep, first, "fill"),
+                       help="see it with `cardforge render GAME CARD --color cmyk --proof`; choose a colour the press "
+                            "can print if the shift matters")
+
+
 # --- the soft proof -----------------------------------------------------------------------------
 
 def proof_pages(pdf: Path, color: PrintColor, dpi: float, first: int = 1, last: int | None = None) -> list:
@@ -909,12 +959,40 @@ def proof_pages(pdf: Path, color: PrintColor, dpi: float, first: int = 1, last: 
         return out
 
 
+def soft_proof(prep, faces: list, report, dpi: float, bleed: bool, color: PrintColor) -> list[bytes]:
+    """PNG bytes of each face as the press prints it: drawn as for the print shop, converted to
+    CMYK as the print-shop build converts it, rendered in CMYK and shown through the profile.
+    The conversion's faults and the colours that shift are reported, at their frames."""
+    import tempfile
+    from .raster import faces_pdf
+    records: list[dict] = []
+    drawn = faces_pdf(prep, faces, report, bleed, records=records)
+    if report.has_errors():
+        return []
+    with tempfile.TemporaryDirectory() as tmp:
+        source, target = Path(tmp) / "rgb.pdf", Path(tmp) / "cmyk.pdf"
+        source.write_bytes(drawn)
+        conversion = to_cmyk(source, target, color, records, "soft proof")
+        report_faults(prep, conversion, report, "soft proof")
+        if report.has_errors():
+            return []
+        shift_warnings(prep, color, conversion.colours, report)
+        out = []
+        for picture in proof_pages(target, color, dpi):
+            buffer = io.BytesIO()
+            picture.save(buffer, "PNG")
+            out.append(buffer.getvalue())
+        return out
+
+
 def shifts(conversion: Conversion, color: PrintColor, over: float = 5.0) -> list[tuple[float, tuple, list]]:
     """The colours whose print shifts by more than `over` (ΔE2000), largest first, each with the
     places that use it: [(shift, sRGB, [place, ...])]."""
     m = mapper(color)
     found = []
     for rgb, places in conversion.colours.items():
+        if rgb == (0, 0, 0):
+            continue  # black is 0/0/0/100 by rule
         shift = m.shift(tuple(v / 255 for v in rgb))
         if shift > over:
             found.append((shift, rgb, sorted({str(p) for p in places})))
@@ -925,6 +1003,8 @@ def largest_shift(conversion: Conversion, color: PrintColor) -> tuple[float, tup
     m = mapper(color)
     best = (0.0, None)
     for rgb in conversion.colours:
+        if rgb == (0, 0, 0):
+            continue  # black is 0/0/0/100 by rule
         shift = m.shift(tuple(v / 255 for v in rgb))
         if shift > best[0]:
             best = (shift, rgb)

@@ -101,7 +101,8 @@ def build_printshop(game_dir: Path, out_dir: Path, layouts_dir: Path | None = No
                 if report.has_errors():
                     return result
         if cmyk is not None:
-            _shift_warnings(prep, cmyk, shifts, report)
+            from .printcolor import shift_warnings
+            shift_warnings(prep, cmyk, shifts, report)
         result.outputs = commit(staged, replacement)
     return result
 
@@ -253,15 +254,12 @@ def _to_cmyk(prep: Prepared, tmp: Path, target: Path, cmyk, manifest, item: Item
     (verify/preflight.py); each fault reported at the layout line of its frame.  Returns the
     manifest's `color` header."""
     from ..verify.preflight import preflight
-    from .printcolor import largest_shift, to_cmyk
+    from .printcolor import frame_pos, largest_shift, report_faults, to_cmyk
     records = [record for _, record in manifest.records()]
     converted = tmp.with_name(tmp.name + ".cmyk")
     try:
         conversion = to_cmyk(tmp, converted, cmyk, records, item.title)
-        for fault in conversion.faults:
-            say = report.error if fault.severity == "error" else report.warning
-            say(fault.code, f"{target.name}: {fault.place}: {fault.message}", _frame_pos(prep, fault.place, fault.key),
-                help=fault.help)
+        report_faults(prep, conversion, report, target.name)
         if report.has_errors():
             return {}
         converted.replace(tmp)
@@ -269,7 +267,7 @@ def _to_cmyk(prep: Prepared, tmp: Path, target: Path, cmyk, manifest, item: Item
         converted.unlink(missing_ok=True)
     checked = preflight(tmp, cmyk.ink_limit, cmyk.pdfx, records)
     for finding in checked.faults:
-        report.error("E-PREFLIGHT", f"{target.name}: {finding}", _frame_pos(prep, finding.place, "fill"),
+        report.error("E-PREFLIGHT", f"{target.name}: {finding}", frame_pos(prep, finding.place, "fill"),
                      help="this is a bug in cardforge's CMYK conversion; please report it")
     for rgb, places in conversion.colours.items():
         shifts.setdefault(rgb, set()).update(places)
@@ -282,40 +280,3 @@ def _to_cmyk(prep: Prepared, tmp: Path, target: Path, cmyk, manifest, item: Item
                         + (f"lowest picture resolution {lowest:.0f} ppi" if lowest else "no pictures"))
     return {"space": "cmyk", "profile": cmyk.profile.name, "ink_limit": cmyk.ink_limit, "pdfx": cmyk.pdfx,
             "rich_black": list(cmyk.rich_black), "largest_shift": round(shift, 2)}
-
-
-def _frame_pos(prep: Prepared, place, key: str):
-    """Where the layout of the face at `place` writes the frame's `key` (else the frame, else None)."""
-    from ..layout.repeat import walk_frames
-    if place is None or place.key is None:
-        return None
-    piece, side, name = place.key
-    layout = prep.faces.get((piece, side)) or prep.boards.get(piece)
-    if layout is None or name is None:
-        return None
-    for frame in walk_frames(layout.frames):
-        if frame.name == name:
-            return frame.value_pos(key) if key in frame.written else frame.position
-    return None
-
-
-SHIFT_WARNING = 5.0  # ΔE2000: a shift a designer sees side by side
-
-
-def _shift_warnings(prep: Prepared, cmyk, shifts: dict, report: Report) -> None:
-    """Each colour whose print shifts by more than SHIFT_WARNING, with the frames that use it."""
-    from .printcolor import hex_of, mapper
-    m = mapper(cmyk)
-    found = []
-    for rgb, places in shifts.items():
-        shift = m.shift(tuple(v / 255 for v in rgb))
-        if shift > SHIFT_WARNING:
-            found.append((shift, rgb, places))
-    for shift, rgb, places in sorted(found, key=lambda f: (-f[0], f[1])):
-        frames = sorted({f"{p.layout}:{p.frame}" if p.frame else p.piece for p in places})
-        shown = ", ".join(frames[:6]) + (f" and {len(frames) - 6} more" if len(frames) > 6 else "")
-        first = min(places, key=str)
-        report.warning("W-COLOUR-SHIFT", f"{hex_of(rgb)} prints as {hex_of(m.proof(m.cmyk(tuple(v / 255 for v in rgb))))} "
-                       f"on {cmyk.profile.name} (ΔE2000 {shift:.1f}), in {shown}", _frame_pos(prep, first, "fill"),
-                       help="see it with `cardforge render GAME CARD --color cmyk --proof`; choose a colour the press "
-                            "can print if the shift matters")

@@ -44,7 +44,7 @@ def _path_box(path: list[tuple]) -> tuple | None:
 _PAINT_OPS = {b"n", b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"}
 # Operators that change nothing the reader follows (colours, line style, rendering mode): the
 # commonest ones, answered before the other tests.
-_IGNORED_OPS = {b"rg", b"g", b"k", b"w", b"J", b"j", b"M", b"d", b"G", b"K", b"cs", b"CS", b"sc", b"SC",
+_IGNORED_OPS = {b"rg", b"g", b"k", b"w", b"J", b"j", b"M", b"d", b"G", b"cs", b"CS", b"sc", b"SC",
                 b"scn", b"SCN", b"gs", b"ri", b"i", b"Tr", b"Ts"}
 _STROKE_OPS = {b"S", b"s", b"B", b"B*", b"b", b"b*"}
 
@@ -525,6 +525,8 @@ class PageReader:
                                 emptied = True
                     elif op == b"RG":
                         stroke = tuple(round(float(v), 4) for v in operands[-3:])
+                    elif op == b"K":  # a CMYK print-shop file's stroke (4 values: never an RGB cut line's)
+                        stroke = tuple(round(float(v), 4) for v in operands[-4:])
                     elif op == b"cm":
                         ctm = _mul(tuple(map(float, operands[-6:])), ctm)
                         if ctm == IDENTITY:
