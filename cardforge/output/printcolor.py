@@ -328,7 +328,7 @@ class Fault:
     code: str
     message: str
     place: Place
-    key: str = "fill"  # the frame's key that gives it, for the layout line
+    key: str | tuple = "fill"  # the frame's key that gives it (the first it has of several), for the layout line
     help: str | None = None
     severity: str = "error"
 
@@ -387,7 +387,7 @@ class _Rewriter:
             if under is UNKNOWN:
                 job.result.fault(Fault("E-PRINT-TRANSPARENCY", f"translucent ({alpha:g}) over something whose colour "
                                        "is not known (a picture, an icon, text, or a fill that covers it only in part)",
-                                       self.place(box), "opacity" if key == "fill" else key,
+                                       self.place(box), ("opacity", key),
                                        help="PDF/X-1a has no transparency: draw it over a solid fill that covers it, "
                                             "or give it a solid colour"))
                 return None
@@ -895,8 +895,9 @@ def report_faults(prep, conversion: Conversion, report, label: str) -> None:
             help=fault.help)
 
 
-def frame_pos(prep, place, key: str):
-    """Where the layout of the face at `place` writes the frame's `key` (else the frame, else None)."""
+def frame_pos(prep, place, key: str | tuple):
+    """Where the layout of the face at `place` writes the frame's `key` (the first of several it
+    writes), else where the frame is; None where no frame is known."""
     from ..layout.repeat import walk_frames
     if place is None or place.key is None:
         return None
@@ -906,7 +907,10 @@ def frame_pos(prep, place, key: str):
         return None
     for frame in walk_frames(layout.frames):
         if frame.name == name:
-            return frame.value_pos(key) if key in frame.written else frame.position
+            for one in (key,) if isinstance(key, str) else key:
+                if one in frame.written:
+                    return frame.value_pos(one)
+            return frame.position
     return None
 
 
