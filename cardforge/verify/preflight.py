@@ -104,13 +104,6 @@ class _Reader:
             blend = gs.get("/BM")
             if blend is not None and str(blend) not in ("/Normal", "/Compatible"):
                 self.fault(page, None, f"graphics state {name} sets blend mode {blend}")
-        for name, font in (resources.get("/Font") or {}).items():
-            key = font.objgen if font.is_indirect else id(font)
-            if key in self.fonts_seen:
-                continue
-            self.fonts_seen.add(key)
-            if not _embedded(font):
-                self.fault(page, None, f"font {font.get('/BaseFont', name)} is not embedded")
         for name, space in (resources.get("/ColorSpace") or {}).items():
             if _rgb_space(space):
                 self.fault(page, None, f"colour space {name} is RGB")
@@ -122,7 +115,7 @@ class _Reader:
         self.resources(page, resources)
         if owner.get("/Group") is not None and str(owner.Group.get("/S")) == "/Transparency":
             self.fault(page, None, "a transparency group")
-        stack, width, tm = [], 1.0, IDENTITY
+        stack, width, tm, font = [], 1.0, IDENTITY, None
         path_box = None
         colours: dict[str, tuple] = {}  # "fill"/"stroke" -> (operator, operands) not yet judged
         for inst in pikepdf.parse_content_stream(owner):
@@ -171,7 +164,11 @@ class _Reader:
                 path_box = None
             elif op == "Tm":
                 tm = tuple(float(v) for v in operands)
+            elif op == "Tf":
+                font = str(operands[0])
             elif op in ("Tj", "TJ", "'", '"'):
+                if font is not None:  # a font that shows text (reportlab sets one on every page, used or not)
+                    self.font(page, (resources or {}).get("/Font", {}).get(font), font)
                 m = _mul(tm, ctm)
                 point = _box(m, 0, 0, 0, 0)
                 self.colour(page, point, colours.pop("fill", None))
@@ -187,6 +184,18 @@ class _Reader:
                 elif xobject.get("/Subtype") == "/Form" and depth < 32:
                     matrix = tuple(float(v) for v in xobject.get("/Matrix", IDENTITY))
                     self.stream(page, xobject, xobject.get("/Resources"), _mul(matrix, ctm), depth + 1)
+
+    def font(self, page: int, font, name: str) -> None:
+        """A font the text uses (an unused one in the resources prints nothing)."""
+        if font is None:
+            self.fault(page, None, f"font {name} is used but missing from the resources")
+            return
+        key = font.objgen if font.is_indirect else id(font)
+        if key in self.fonts_seen:
+            return
+        self.fonts_seen.add(key)
+        if not _embedded(font):
+            self.fault(page, None, f"font {font.get('/BaseFont', name)} is not embedded")
 
     def colour(self, page: int, box, colour) -> None:
         """A colour operator, judged where it paints."""
