@@ -363,6 +363,7 @@ class _Rewriter:
         self.state = state
         self.painted: list[Painted] = []
         self.used_backdrop = False
+        self.thickened = False  # a hairline was drawn thicker: the result depends on the scale
 
     # -- what lies under a box
     def under(self, box: tuple):
@@ -579,6 +580,7 @@ class _Rewriter:
                                             "stroke_width", help=f"draw it at least {MIN_LINE} pt wide",
                                             severity="warning"))
                 restore = st.line_width
+                self.thickened = True
                 out.append(([_fmt([math.ceil(MIN_LINE / scale * 10_000) / 10_000])[0]], pikepdf.Operator("w")))
             grow = max(st.line_width * scale, MIN_LINE) / 2
             stroke_box = (box[0] - grow, box[1] - grow, box[2] + grow, box[3] + grow)
@@ -645,12 +647,14 @@ class _Rewriter:
         st = self.state
         if xobject.get("/Subtype") == "/Image":
             box = _bbox(_apply_m(st.ctm, x, y) for x, y in ((0, 0), (1, 0), (0, 1), (1, 1)))
-            new = self.job.image(xobject, box, self, st.ca)
+            new = self.job.image(xobject, name, box, self, st.ca)
             self.painted.append(Painted(box))
             if new is None:
                 return None
-            xobjects[name + "c"] = new
-            return name + "c"
+            new_name, stream = new
+            xobjects[new_name] = stream
+            self.job.replaced.append((xobjects, name))
+            return new_name
         if xobject.get("/Subtype") == "/Form":
             matrix = tuple(float(v) for v in xobject.get("/Matrix", IDENTITY))
             bbox = [float(v) for v in xobject.BBox]
@@ -682,8 +686,10 @@ class _Job:
         self.mapper = mapper(color)
         self.result = Conversion()
         self.font_widths: dict = {}
-        self.forms: dict[tuple, Any] = {}  # (form, what lies under it where that matters) -> converted
-        self.images: dict[tuple, Any] = {}
+        self.forms: dict[tuple, list] = {}  # form -> its converted variants (under, scale, stream)
+        self.originals: dict[tuple, bytes] = {}  # form -> its operators as drawn
+        self.images: dict[tuple, Any] = {}  # (picture, what lies under it, alpha) -> (name, converted)
+        self.replaced: list[tuple] = []  # (resources, name) of pictures no longer drawn
         self.states_to_clear: list = []
 
     def note_colour(self, rgb: tuple, place: Place) -> None:
@@ -691,42 +697,43 @@ class _Job:
         self.result.colours.setdefault(key, set()).add(place)
 
     def form(self, xobject, name: str, xobjects, parent: _Rewriter, box: tuple, matrix: tuple) -> str | None:
-        """A form placed by `parent`: converted once, or once for each colour under it when what
-        it draws is translucent.  Returns its new name where it differs."""
+        """A form placed by `parent`: converted once, or once more for each colour under it where
+        what it draws is translucent, and for each scale where it drew a hairline thicker.  Returns
+        the name its converted copy is placed by, where that is not its own."""
         import pikepdf
         under = parent.under(box)
-        base = (xobject.objgen, None)
-        if base in self.forms:
-            done, used = self.forms[base]
-            if not used:
-                return None
-        key = (xobject.objgen, repr(under))
-        if key in self.forms:
-            converted = self.forms[key][0]
+        scale = math.sqrt(abs(matrix[0] * matrix[3] - matrix[1] * matrix[2]))
+        key = xobject.objgen
+        original = self.originals.setdefault(key, xobject.read_bytes())  # variants start from what was drawn
+        variants = self.forms.setdefault(key, [])
+        for index, (v_under, v_scale, converted) in enumerate(variants):
+            if (v_under is None or v_under == repr(under)) and (v_scale is None or abs(v_scale - scale) < 1e-4):
+                return self._variant_name(name, index, xobjects, converted, xobject)
+        state = State(ctm=matrix, written_fill=None, written_stroke=None)
+        rewriter = _Rewriter(self, xobject.get("/Resources"), parent.page, under, state)
+        out = rewriter.rewrite(pikepdf.parse_content_stream(pikepdf.Stream(self.pdf, original)))
+        data = pikepdf.unparse_content_stream(out)
+        if not variants:
+            xobject.write(data)
+            converted = xobject
         else:
-            state = State(ctm=matrix, written_fill=None, written_stroke=None)
-            rewriter = _Rewriter(self, xobject.get("/Resources"), parent.page, under, state)
-            instructions = pikepdf.parse_content_stream(xobject)
-            out = rewriter.rewrite(instructions)
-            data = pikepdf.unparse_content_stream(out)
-            if base not in self.forms:
-                xobject.write(data)
-                converted = xobject
-                self.forms[base] = (xobject, rewriter.used_backdrop)
-            else:
-                converted = self.pdf.make_stream(data, {k: v for k, v in xobject.items()
-                                                        if k not in ("/Length", "/Filter", "/DecodeParms")})
-            self.forms[key] = (converted, rewriter.used_backdrop)
-            if converted is xobject:
-                return None
+            converted = self.pdf.make_stream(data, {k: v for k, v in xobject.items()
+                                                    if k not in ("/Length", "/Filter", "/DecodeParms")})
+        variants.append((repr(under) if rewriter.used_backdrop else None, scale if rewriter.thickened else None,
+                         converted))
+        return self._variant_name(name, len(variants) - 1, xobjects, converted, xobject)
+
+    @staticmethod
+    def _variant_name(name: str, index: int, xobjects, converted, xobject) -> str | None:
         if converted.objgen == xobject.objgen:
             return None
-        new_name = f"{name}u{abs(hash(repr(under))) % 10_000}"
+        new_name = f"{name}.v{index}"
         xobjects[new_name] = converted
         return new_name
 
-    def image(self, xobject, box: tuple, parent: _Rewriter, alpha: float):
-        """A picture as CMYK, flattened onto what lies under it; None when it stays as it is."""
+    def image(self, xobject, name: str, box: tuple, parent: _Rewriter, alpha: float):
+        """A picture as CMYK, flattened onto what lies under it: (its name, its stream), or None
+        when it stays as it is."""
         import pikepdf
         from PIL import Image
         from pikepdf import PdfImage
@@ -783,8 +790,8 @@ class _Job:
                                    Width=picture.width, Height=picture.height,
                                    ColorSpace=pikepdf.Name.DeviceCMYK, BitsPerComponent=8,
                                    Filter=pikepdf.Name.FlateDecode)
-        self.images[key] = new
-        return new
+        self.images[key] = (f"{name}.cmyk{len(self.images)}", new)
+        return self.images[key]
 
 
 def _flatten(picture, mask, under: tuple, mapper: Mapper):
@@ -808,7 +815,9 @@ def to_cmyk(source: Path, target: Path, color: PrintColor, records: Iterable[dic
             rewriter = _Rewriter(job, page.obj.get("/Resources"), number, ("rgb", (1.0, 1.0, 1.0)), State())
             out = rewriter.rewrite(pikepdf.parse_content_stream(page))
             page.obj.Contents = pdf.make_stream(pikepdf.unparse_content_stream(out))
-            _drop_replaced_images(page.obj.get("/Resources"))
+        for xobjects, name in job.replaced:  # the RGB pictures, each replaced by its CMYK copies
+            if name in xobjects:
+                del xobjects[name]
         for gs in job.states_to_clear:  # every translucent paint was composited (or refused)
             for key in ("/ca", "/CA"):
                 if key in gs:
@@ -817,16 +826,6 @@ def to_cmyk(source: Path, target: Path, color: PrintColor, records: Iterable[dic
             add_pdfx(pdf, color, title)
             save(pdf, target, color)
         return job.result
-
-
-def _drop_replaced_images(resources) -> None:
-    """The RGB pictures a page no longer draws (each was replaced by its CMYK copy)."""
-    if resources is None or "/XObject" not in resources:
-        return
-    xobjects = resources.XObject
-    for name in list(xobjects.keys()):
-        if name + "c" in xobjects:
-            del xobjects[name]
 
 
 def add_pdfx(pdf, color: PrintColor, title: str) -> None:
