@@ -370,3 +370,38 @@ def test_soft_proof_of_the_bomber_boys_back_is_what_littlecms_computes(tmp_path)
             shift = Color("srgb", [v / 255 for v in got]).delta_e(Color("srgb", [v / 255 for v in expected]),
                                                                   method="2000")
             assert shift <= 2, (x, y, source, got, expected, shift)
+
+
+def test_one_picture_over_two_fills_is_flattened_onto_each(tmp_path):
+    """The same translucent picture on the front (over blue) and on the back (over red): the file
+    holds a CMYK copy flattened onto each, each placed where it belongs."""
+    back = """\
+frames:
+  base: {type: shape, shape: rect, x: 5mm, y: 52mm, width: 50mm, height: 30mm, fill: "#cc3333"}
+  stamp: {type: image, x: 35mm, y: 55mm, width: 15mm, height: 15mm, src: art/stamp.png, fit: stretch}
+"""
+    game = make_game(tmp_path, layout_yaml=PRINT_FRONT, back_layout_yaml=back,
+                     files={"art/stamp.png": _png((200, 200), (200, 30, 30, 128), "RGBA")})
+    out = tmp_path / "out"
+    result = cardforge("build", game, "--target", "printshop", "--color", "cmyk", "--out", out, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    centres = []
+    with pikepdf.open(out / "tiny" / "printshop" / "tiny-main.pdf") as pdf:
+        for number in (1, 2):  # alpha's back, alpha's front
+            page = pdf.pages[number - 1]
+            _, images = _content_ops_of(pdf, page)
+            [stamp] = images
+            centres.append(pikepdf.PdfImage(stamp).as_pil_image().getpixel((100, 100)))
+    to_cmyk = _srgb_to_cmyk(PROFILES / "gracol-coated-240.icc")
+    for centre, under in zip(centres, ((0xcc, 0x33, 0x33), (0x33, 0x66, 0xcc))):
+        mixed = tuple(round((128 * a + 127 * b) / 255) for a, b in zip((200, 30, 30), under))
+        want = ImageCms.applyTransform(Image.new("RGB", (1, 1), mixed), to_cmyk).getpixel((0, 0))
+        assert all(abs(a - b) <= 2 for a, b in zip(centre, want)), (centre, want)
+    assert centres[0] != centres[1]
+
+
+def _content_ops_of(pdf: pikepdf.Pdf, page):
+    """_content_ops for one page."""
+    class One:
+        pages = [page]
+    return _content_ops(One)
