@@ -342,7 +342,10 @@ class Conversion:
     lowest_ppi: float | None = None
     _seen: set = field(default_factory=set)
 
-    def fault(self, fault: Fault) -> None:
+    def fault(self, code: str, message: str, place: Place, key: str | tuple = "fill", help: str | None = None,
+              severity: str | None = None) -> None:
+        """Record a fault (an E- code is an error, a W- code a warning)."""
+        fault = Fault(code, message, place, key, help, severity or ("warning" if code.startswith("W-") else "error"))
         mark = (fault.code, fault.message, str(fault.place.layout), fault.place.frame)
         if mark not in self._seen:  # copies of a card, and a deck's shared back: said once
             self._seen.add(mark)
@@ -386,19 +389,19 @@ class _Rewriter:
         if alpha < 1.0:
             under = self.under(box) if box is not None else UNKNOWN
             if under is UNKNOWN:
-                job.result.fault(Fault("E-PRINT-TRANSPARENCY", f"translucent ({alpha:g}) over something whose colour "
-                                       "is not known (a picture, an icon, text, or a fill that covers it only in part)",
-                                       self.place(box), ("opacity", key),
-                                       help="PDF/X-1a has no transparency: draw it over a solid fill that covers it, "
-                                            "or give it a solid colour"))
+                job.result.fault("E-PRINT-TRANSPARENCY", f"translucent ({alpha:g}) over something whose colour "
+                                 "is not known (a picture, an icon, text, or a fill that covers it only in part)",
+                                 self.place(box), ("opacity", key),
+                                 help="PDF/X-1a has no transparency: draw it over a solid fill that covers it, "
+                                      "or give it a solid colour")
                 return None
             colour = _composite(colour, alpha, under, job.mapper)
         if colour[0] == "cmyk":
             ink = sum(colour[1]) * 100
             if ink > job.color.ink_limit + INK_TOLERANCE:
-                job.result.fault(Fault("E-PRINT-INK", f"CMYK {'/'.join(f'{v * 100:g}' for v in colour[1])} is "
-                                       f"{ink:.0f}% of ink, over the limit of {job.color.ink_limit:g}%",
-                                       self.place(box), key, help="lower its C, M, Y or K"))
+                job.result.fault("E-PRINT-INK", f"CMYK {'/'.join(f'{v * 100:g}' for v in colour[1])} is "
+                                 f"{ink:.0f}% of ink, over the limit of {job.color.ink_limit:g}%",
+                                 self.place(box), key, help="lower its C, M, Y or K")
             return colour[1]
         rgb = colour[1]
         if use == "area" and _u8(rgb[0]) == _u8(rgb[1]) == _u8(rgb[2]) == 0:
@@ -427,8 +430,8 @@ class _Rewriter:
         text_items: list[tuple] = []
         for inst in instructions:
             if isinstance(inst, pikepdf.ContentStreamInlineImage):
-                self.job.result.fault(Fault("E-PRINT-COLOUR", "an inline picture, which cardforge cannot convert",
-                                            self.place(None), "src"))
+                self.job.result.fault("E-PRINT-COLOUR", "an inline picture, which cardforge cannot convert",
+                                      self.place(None), "src")
                 continue
             operands, op = list(inst.operands), str(inst.operator)
             st = self.state
@@ -455,12 +458,12 @@ class _Rewriter:
                     st.stroke = colour
                 continue
             elif op in ("cs", "CS", "sc", "SC", "scn", "SCN"):
-                self.job.result.fault(Fault("E-PRINT-COLOUR", f"a colour in a colour space cardforge cannot convert "
-                                            f"({op} {' '.join(str(v) for v in operands)})", self.place(None)))
+                self.job.result.fault("E-PRINT-COLOUR", f"a colour in a colour space cardforge cannot convert "
+                                      f"({op} {' '.join(str(v) for v in operands)})", self.place(None))
                 continue
             elif op == "sh":
-                self.job.result.fault(Fault("E-PRINT-COLOUR", "a shading (gradient), which cardforge cannot convert",
-                                            self.place(None)))
+                self.job.result.fault("E-PRINT-COLOUR", "a shading (gradient), which cardforge cannot convert",
+                                      self.place(None))
                 continue
             elif op == "w":
                 st.line_width = float(operands[0])
@@ -516,12 +519,12 @@ class _Rewriter:
             st.CA = float(gs.CA)
         smask = gs.get("/SMask")
         if smask is not None and str(smask) != "/None":
-            self.job.result.fault(Fault("E-PRINT-TRANSPARENCY", "a soft mask, which PDF/X-1a does not allow",
-                                        self.place(None), "opacity"))
+            self.job.result.fault("E-PRINT-TRANSPARENCY", "a soft mask, which PDF/X-1a does not allow",
+                                  self.place(None), "opacity")
         blend = gs.get("/BM")
         if blend is not None and str(blend) not in ("/Normal", "/Compatible"):
-            self.job.result.fault(Fault("E-PRINT-TRANSPARENCY", f"blend mode {blend}, which PDF/X-1a does not allow",
-                                        self.place(None), "opacity"))
+            self.job.result.fault("E-PRINT-TRANSPARENCY", f"blend mode {blend}, which PDF/X-1a does not allow",
+                                  self.place(None), "opacity")
         self.job.states_to_clear.append(gs)
 
     @staticmethod
@@ -575,10 +578,10 @@ class _Rewriter:
         if op in STROKE_OPS:
             scale = math.sqrt(abs(st.ctm[0] * st.ctm[3] - st.ctm[1] * st.ctm[2]))
             if st.line_width * scale < MIN_LINE - 1e-6 and scale > 0:
-                self.job.result.fault(Fault("W-PRINT-LINE", f"a line {st.line_width * scale:.2f} pt wide is drawn "
-                                            f"{MIN_LINE} pt wide: a press loses thinner lines", self.place(box),
-                                            "stroke_width", help=f"draw it at least {MIN_LINE} pt wide",
-                                            severity="warning"))
+                self.job.result.fault("W-PRINT-LINE", f"a line {st.line_width * scale:.2f} pt wide is drawn "
+                                      f"{MIN_LINE} pt wide: a press loses thinner lines", self.place(box),
+                                      "stroke_width", help=f"draw it at least {MIN_LINE} pt wide",
+                                      severity="warning")
                 restore = st.line_width
                 self.thickened = True
                 out.append(([_fmt([math.ceil(MIN_LINE / scale * 10_000) / 10_000])[0]], pikepdf.Operator("w")))
@@ -743,10 +746,10 @@ class _Job:
         if self.result.lowest_ppi is None or ppi < self.result.lowest_ppi:
             self.result.lowest_ppi = ppi
         if ppi < 299.5:
-            self.result.fault(Fault("W-PRINT-RESOLUTION", f"its picture is {ppi:.0f} ppi at its printed size "
-                                    f"({int(xobject.Width)} px over {width_in * 25.4:.1f} mm)", place, "src",
-                                    help="print shops ask for 300 ppi: use a picture with more pixels",
-                                    severity="warning"))
+            self.result.fault("W-PRINT-RESOLUTION", f"its picture is {ppi:.0f} ppi at its printed size "
+                              f"({int(xobject.Width)} px over {width_in * 25.4:.1f} mm)", place, "src",
+                              help="print shops ask for 300 ppi: use a picture with more pixels",
+                              severity="warning")
         space = xobject.get("/ColorSpace")
         masked = "/SMask" in xobject or "/Mask" in xobject
         if space == "/DeviceCMYK" and not masked and alpha >= 1:
@@ -755,10 +758,10 @@ class _Job:
         if masked or alpha < 1:
             under = parent.under(box)
             if under is UNKNOWN:
-                self.result.fault(Fault("E-PRINT-TRANSPARENCY", "its picture has transparent pixels over something "
-                                        "whose colour is not known", place, "src",
-                                        help="PDF/X-1a has no transparency: save the picture without alpha, or draw "
-                                             "it over a solid fill that covers it"))
+                self.result.fault("E-PRINT-TRANSPARENCY", "its picture has transparent pixels over something "
+                                  "whose colour is not known", place, "src",
+                                  help="PDF/X-1a has no transparency: save the picture without alpha, or draw "
+                                       "it over a solid fill that covers it")
                 return None
         key = (xobject.objgen, repr(under), alpha)
         if key in self.images:
