@@ -314,7 +314,7 @@ def test_printshop_settings_are_checked_at_their_lines(tmp_path):
         "the ink limit of 280%"]
     game = _print_game(tmp_path / "b", "printshop: {pdfx: X-3}\n")
     result = cardforge("build", game, "--target", "printshop", "--color", "cmyk", "--out", tmp_path / "out", cwd=tmp_path / "b")
-    assert "error[E-SCHEMA]: 'X-3' is not one of: X-1a, X-4" in result.stderr
+    assert "error[E-SCHEMA]: 'X-3' is not one of: X-1a, X-1a:2003, X-4" in result.stderr
 
 
 def test_fogra_and_pdfx4(tmp_path):
@@ -405,3 +405,18 @@ def _content_ops_of(pdf: pikepdf.Pdf, page):
     class One:
         pages = [page]
     return _content_ops(One)
+
+
+def test_pdfx_1a_2003_for_drivethrucards(tmp_path):
+    game = _print_game(tmp_path, "printshop: {pdfx: 'X-1a:2003'}\n")
+    out = tmp_path / "out"
+    result = cardforge("build", game, "--target", "printshop", "--color", "cmyk", "--out", out, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "tiny-main.pdf: CMYK gracol-coated-240, ink limit 240%, PDF/X-1a:2003; largest colour shift" in result.stderr
+    pdf = out / "tiny" / "printshop" / "tiny-main.pdf"
+    with pikepdf.open(pdf) as opened:
+        assert opened.pdf_version == "1.4"
+        assert str(opened.docinfo.GTS_PDFXVersion) == "PDF/X-1a:2003" and "/GTS_PDFXConformance" not in opened.docinfo
+    if shutil.which("pdfinfo"):
+        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+        assert re.search(r"^PDF subtype:\s+PDF/X-1a:2003$", info, re.M), info

@@ -55,7 +55,11 @@ PROFILES = {
                                   "FOGRA39 coated (ISO 12647-2:2004/Amd 1), 300% total ink"),
 }
 DEFAULT_PROFILE = "gracol-coated-240"
-PDFX = ("X-1a", "X-4")
+# The `pdfx` setting -> GTS_PDFXVersion, GTS_PDFXConformance (None: not written), PDF version, its name.
+# PDF/X-1a:2003 is the same content on PDF 1.4 (DriveThruCards names it); X-4 adds XMP metadata.
+PDFX = {"X-1a": ("PDF/X-1:2001", "PDF/X-1a:2001", "1.3", "PDF/X-1a:2001"),
+        "X-1a:2003": ("PDF/X-1a:2003", None, "1.4", "PDF/X-1a:2003"),
+        "X-4": ("PDF/X-4", None, "1.6", "PDF/X-4")}
 DEFAULT_RICH_BLACK = (60.0, 40.0, 40.0, 100.0)  # 240%: within both profiles' limits
 RICH_BLACK_SIDE = 36.0  # points (1/2 in): a black fill at least this wide and high is an area
 INK_TOLERANCE = 0.5  # % over the limit that rounding to 8 bits may give
@@ -848,11 +852,11 @@ def add_pdfx(pdf, color: PrintColor, title: str) -> None:
     info.Trapped = Name("/False")
     if "/CreationDate" in info:
         info.ModDate = info.CreationDate
-    if color.pdfx == "X-1a":
-        info.GTS_PDFXVersion = "PDF/X-1:2001"
-        info.GTS_PDFXConformance = "PDF/X-1a:2001"
-    else:
-        info.GTS_PDFXVersion = "PDF/X-4"
+    version, conformance, _, _ = PDFX[color.pdfx]
+    info.GTS_PDFXVersion = version
+    if conformance:
+        info.GTS_PDFXConformance = conformance
+    if color.pdfx == "X-4":
         with pdf.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as meta:
             meta.register_xml_namespace("http://www.npes.org/pdfx/ns/id/", "pdfxid")
             meta["pdfxid:GTS_PDFXVersion"] = "PDF/X-4"
@@ -878,8 +882,8 @@ def _xmp_date(pdf_date: str) -> str:
 
 def save(pdf, target: Path, color: PrintColor) -> None:
     import pikepdf
-    # PDF/X-1a:2001 is PDF 1.3; PDF/X-4 is PDF 1.6.  The trailer ID is a digest of the content.
-    pdf.save(target, force_version="1.3" if color.pdfx == "X-1a" else "1.6", deterministic_id=True,
+    # PDF/X-1a:2001 is PDF 1.3, X-1a:2003 PDF 1.4, X-4 PDF 1.6.  The trailer ID is a digest of the content.
+    pdf.save(target, force_version=PDFX[color.pdfx][2], deterministic_id=True,
              compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.disable,
              stream_decode_level=pikepdf.StreamDecodeLevel.generalized)
 

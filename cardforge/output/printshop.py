@@ -254,7 +254,7 @@ def _to_cmyk(prep: Prepared, tmp: Path, target: Path, cmyk, manifest, item: Item
     (verify/preflight.py); each fault reported at the layout line of its frame.  Returns the
     manifest's `color` header."""
     from ..verify.preflight import preflight
-    from .printcolor import frame_pos, largest_shift, report_faults, to_cmyk
+    from .printcolor import PDFX, frame_pos, largest_shift, report_faults, to_cmyk
     records = [record for _, record in manifest.records()]
     converted = tmp.with_name(tmp.name + ".cmyk")
     try:
@@ -274,8 +274,8 @@ def _to_cmyk(prep: Prepared, tmp: Path, target: Path, cmyk, manifest, item: Item
     shift, colour = largest_shift(conversion, cmyk)
     lowest = checked.lowest_ppi
     from .printcolor import hex_of
-    result.color.append(f"{target.name}: CMYK {cmyk.profile.name}, ink limit {cmyk.ink_limit:g}%, PDF/"
-                        f"{'X-1a:2001' if cmyk.pdfx == 'X-1a' else 'X-4'}; largest colour shift ΔE2000 {shift:.1f}"
+    result.color.append(f"{target.name}: CMYK {cmyk.profile.name}, ink limit {cmyk.ink_limit:g}%, "
+                        f"{PDFX[cmyk.pdfx][3]}; largest colour shift ΔE2000 {shift:.1f}"
                         + (f" ({hex_of(colour)})" if colour else "") + "; "
                         + (f"lowest picture resolution {lowest:.0f} ppi" if lowest else "no pictures"))
     return {"space": "cmyk", "profile": cmyk.profile.name, "ink_limit": cmyk.ink_limit, "pdfx": cmyk.pdfx,

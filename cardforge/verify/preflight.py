@@ -310,11 +310,15 @@ def _document(pdf, pdfx: str, reader: _Reader) -> None:
             reader.fault(None, None, "its output intent embeds no CMYK profile")
         if "/OutputConditionIdentifier" not in intent:
             reader.fault(None, None, "its output intent has no OutputConditionIdentifier")
+    from ..output.printcolor import PDFX
+    version, conformance, _, _ = PDFX[pdfx]
     info = pdf.trailer.get("/Info")
     if info is None or "/GTS_PDFXVersion" not in info:
         reader.fault(None, None, "no GTS_PDFXVersion key")
-    elif pdfx == "X-1a" and str(info.get("/GTS_PDFXConformance", "")) != "PDF/X-1a:2001":
-        reader.fault(None, None, "no GTS_PDFXConformance PDF/X-1a:2001")
+    elif str(info.GTS_PDFXVersion) != version:
+        reader.fault(None, None, f"GTS_PDFXVersion is {info.GTS_PDFXVersion}, not {version}")
+    elif conformance and str(info.get("/GTS_PDFXConformance", "")) != conformance:
+        reader.fault(None, None, f"no GTS_PDFXConformance {conformance}")
     if info is None or str(info.get("/Trapped", "")) not in ("/True", "/False"):
         reader.fault(None, None, "no Trapped key (True or False)")
     if "/ID" not in pdf.trailer:
