@@ -12,7 +12,9 @@ from reportlab.lib.colors import CMYKColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from cardforge.output.printcolor import PROFILES, PrintColor, add_pdfx, save, to_cmyk
+from cardforge.output.cmykpdf import to_cmyk
+from cardforge.output.pdfx import add_pdfx, save
+from cardforge.output.printcolor import PROFILES, PrintColor
 from cardforge.verify.preflight import preflight
 
 MM = 72 / 25.4

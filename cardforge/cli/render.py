@@ -102,7 +102,8 @@ def run(args) -> int:
 def _proof(prep, face, report: Report, dpi: float, bleed: bool) -> list[bytes]:
     """The face as the game's print profile prints it (output/printcolor.py soft_proof)."""
     import shutil
-    from ..output.printcolor import settings, soft_proof
+    from ..output.printcolor import settings
+    from ..output.softproof import soft_proof
     if shutil.which("gs") is None:
         raise UsageError("--proof renders the CMYK page with Ghostscript: install it (Debian: apt-get install ghostscript)")
     color = settings(prep.game, report)

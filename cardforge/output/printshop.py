@@ -21,7 +21,7 @@ previous print-shop folder untouched, and a good one leaves exactly its own file
 shop lays out on its own die template) and true-scale templates are not part of this target:
 `notes` says so, and the home-print kit has them.
 
-With `--color cmyk` each verified PDF is put through the game's print profile (output/printcolor.py:
+With `--color cmyk` each verified PDF is put through the game's print profile (output/printcolor.py, output/cmykpdf.py:
 CMYK under the ink limit, PDF/X-1a or PDF/X-4) and refused unless the preflight (verify/preflight.py)
 passes it; the PNGs stay RGB, rasterised from the RGB drawing, for screens and the shops that take
 pictures.
@@ -101,7 +101,7 @@ def build_printshop(game_dir: Path, out_dir: Path, layouts_dir: Path | None = No
                 if report.has_errors():
                     return result
         if cmyk is not None:
-            from .printcolor import shift_warnings
+            from .printplaces import shift_warnings
             shift_warnings(prep, cmyk, shifts, report)
         result.outputs = commit(staged, replacement)
     return result
@@ -250,11 +250,14 @@ def _stage_pictures(pdf: bytes, folder: Path, stage: Path, item: Item, report: R
 
 def _to_cmyk(prep: Prepared, tmp: Path, target: Path, cmyk, manifest, item: Item, report: Report,
              result: PrintshopResult, shifts: dict) -> dict:
-    """The drawn PDF rewritten in CMYK as PDF/X (output/printcolor.py), then preflighted
+    """The drawn PDF rewritten in CMYK as PDF/X (output/cmykpdf.py), then preflighted
     (verify/preflight.py); each fault reported at the layout line of its frame.  Returns the
     manifest's `color` header."""
     from ..verify.preflight import preflight
-    from .printcolor import PDFX, frame_pos, largest_shift, report_faults, to_cmyk
+    from .cmykpdf import to_cmyk
+    from .printcolor import PDFX
+    from .printplaces import frame_pos, report_faults
+    from .softproof import largest_shift
     records = [record for _, record in manifest.records()]
     converted = tmp.with_name(tmp.name + ".cmyk")
     try:

@@ -34,7 +34,7 @@ RGB_SPACES = {"/DeviceRGB", "/CalRGB"}
 class Finding:
     page: int | None
     message: str
-    place: object = None  # output/printcolor.Place, when the manifest's records were given
+    place: object = None  # output/printplaces.Place, when the manifest's records were given
 
     def __str__(self) -> str:
         where = str(self.place) if self.place is not None else (f"page {self.page}" if self.page else "the file")
@@ -279,7 +279,7 @@ def preflight(path: Path, ink_limit: float, pdfx: str = "X-1a", records: Iterabl
     import pikepdf
     locate = None
     if records is not None:
-        from ..output.printcolor import Locator
+        from ..output.printplaces import Locator
         locate = Locator(records).at
     with pikepdf.open(path) as pdf:
         reader = _Reader(pdf, ink_limit, pdfx, locate)
