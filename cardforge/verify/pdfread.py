@@ -294,7 +294,8 @@ class PageReader:
     def __init__(self, page, fonts_seen: dict):
         self.page = page
         resources = page.get("/Resources")
-        resources = resources.get_object() if resources is not None else {}
+        resources = self.resources = resources.get_object() if resources is not None else {}
+        self._content: bytes | None = None
         self.fonts: dict[str, _Font] = {}
         self.font_objects: dict[str, Any] = {}
         font_dict = resources.get("/Font")
@@ -326,7 +327,7 @@ class PageReader:
         """Interpret the page's content.  With `faces`, a face placed again (the same operators
         between `q 1 0 0 1 x y cm` and its `Q`, in the same fonts and forms) is read once per PDF
         and its text, icons and clips moved to where it is placed again."""
-        data = _page_content(self.page)
+        data = self.content()
         if data is None:
             return self
         state = _State()
@@ -349,6 +350,12 @@ class PageReader:
             self.blocks, self.placed, self.strokes = [], [], []
             self._interpret(data, _State(), self)
         return self
+
+    def content(self) -> bytes | None:
+        """The page's content stream, decoded once (read, and the resource check, use it)."""
+        if self._content is None:
+            self._content = _page_content(self.page)
+        return self._content
 
     def _placed_again(self, data: bytes, start, end: int, state: "_State", faces: "FaceBodies") -> bool:
         """Read the face that begins at `start` from `faces`, moved into place, if it was read
