@@ -1,0 +1,60 @@
+"""Contrast (WCAG 2.x 1.4.3): every text run against what is drawn behind it, reported once per
+frame and text colour, at the frame's line, naming the faces it was measured on."""
+from __future__ import annotations
+
+from ..diagnostics import Report
+from ..layout.repeat import walk_frames
+
+EXEMPT = ("decorative", "inactive", "logo")  # what WCAG 1.4.3 itself exempts: incidental text, logotypes
+SHOWN = 3  # face ids named in a message
+
+
+def frame_named(layout, name: str):
+    for frame in walk_frames(layout.frames):
+        if frame.name == name:
+            return frame
+    return None
+
+
+def exemption(frame) -> str | None:
+    access = frame.props.get("access")
+    return access.get("exempt") if isinstance(access, dict) else None
+
+
+def faces_named(labels: list[str], what: str = "face", shown: int = SHOWN) -> str:
+    """'12 faces (a, b, c, …)'"""
+    unique = list(dict.fromkeys(labels))
+    listed = ", ".join(unique[:shown]) + (", …" if len(unique) > shown else "")
+    return f"{len(unique)} {what}{'s' if len(unique) != 1 else ''} ({listed})"
+
+
+def report_contrast(faces, report: Report) -> None:
+    groups: dict[tuple, dict] = {}
+    for face in faces:
+        for frame_name, fill, bg, ratio, need, _pixels in face.result["runs"]:
+            if ratio >= need:
+                continue
+            frame = frame_named(face.layout, frame_name)
+            if frame is None or exemption(frame) in EXEMPT:
+                continue
+            pos = frame.value_pos("color") if "color" in frame.props else frame.position
+            key = (str(pos.path), pos.line, pos.col, frame_name, fill)
+            group = groups.setdefault(key, {"pos": pos, "frame": frame_name, "layout": face.layout.name,
+                                            "fill": fill, "worst": (ratio, bg, need), "faces": [], "behind": {}})
+            if ratio < group["worst"][0]:
+                group["worst"] = (ratio, bg, need)
+            group["faces"].append(face.label)
+            group["behind"][bg] = min(ratio, group["behind"].get(bg, ratio))
+    for group in sorted(groups.values(), key=lambda g: (str(g["pos"].path), g["pos"].line, g["fill"])):
+        ratio, bg, need = group["worst"]
+        others = sorted((r, b) for b, r in group["behind"].items() if b != bg)
+        also = "; also " + ", ".join(f"on {b} {r:.2f}:1" for r, b in others[:2]) + (" …" if len(others) > 2 else "") \
+            if others else ""
+        size = "large text (18 pt, or 14 pt bold)" if need < 4.5 else "text under 18 pt (14 pt bold)"
+        report.warning(
+            "W-ACCESS-CONTRAST",
+            f"frame '{group['frame']}' of layout '{group['layout']}': text {group['fill']} on {bg} has a contrast of "
+            f"{ratio:.2f}:1, below the {need:g}:1 WCAG asks of {size}{also}; on {faces_named(group['faces'])}",
+            group["pos"],
+            help="darken the text or lighten what is behind it (or the reverse); where the text is decoration, an "
+                 "inactive control or a logotype, say so: access: {exempt: decorative|inactive|logo}")
