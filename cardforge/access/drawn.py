@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.textobject import PDFTextObject
 
 from ..diagnostics import Report
 from ..render.face import CardRenderer
@@ -78,7 +79,7 @@ class AccessCanvas(Canvas):
         code = textobject._code  # noqa: SLF001 - the run's operators, before they are written
         fill = _fill_of(code)
         colour = ident(len(self.runs))
-        fonts = self._fonts_of(code)
+        fonts = getattr(textobject, "font_names", [])
         bold = bool(fonts) and all("bold" in name.lower() for name in fonts)
         self.runs.append(Run(self.frame, fill, float(textobject._fontsize), bold))
         op = "%s %s %s" % tuple(_num(v / 255) for v in colour)
@@ -89,13 +90,16 @@ class AccessCanvas(Canvas):
         super().drawText(textobject)
         self.restoreState()
 
-    def _fonts_of(self, code: list[str]) -> list[str]:
-        names = {internal: name for name, internal in self._doc.fontMapping.items()}
-        used = []
-        for item in code:
-            for match in re.finditer(r"(/F\d+) [\d.]+ Tf", item):
-                used.append(names.get(match.group(1), ""))
-        return used
+    def beginText(self, x=0, y=0, direction=None):  # noqa: N802 - reportlab's name
+        return _NotedText(self, x, y, direction)
+
+
+class _NotedText(PDFTextObject):
+    """A text object that remembers the fonts its run is set in (is all of it bold?)."""
+
+    def setFont(self, psfontname, size, leading=None):  # noqa: N802 - reportlab's name
+        self.__dict__.setdefault("font_names", []).append(psfontname)
+        super().setFont(psfontname, size, leading)
 
 
 def _num(value: float) -> str:

@@ -17,6 +17,9 @@ def add_game_arguments(sp) -> None:
     sp.add_argument("--lang", metavar="LANG", help="a language the game lists under 'languages:' (its overlay "
                     "from translations/LANG/ replaces the fields it translates), several (de,fr), or 'all': the source "
                     "and every language")
+    sp.add_argument("--access", action="store_true", help="check that every player can read the faces: text "
+                    "contrast measured from the drawn faces, and colours that tell categories apart under "
+                    "colour-blind vision and in greyscale (docs: guides/accessibility.md)")
 
 
 def add(sub) -> None:
@@ -45,7 +48,20 @@ def refreshed(game) -> None:
         print(f"refreshed {path}", file=sys.stderr)
 
 
+def access_report(game: Path, layouts: Path | None, lang: str | None) -> Report:
+    """`build --access`: the accessibility checks of a game that built (its own errors are the build's)."""
+    from ..access import check_access
+    from ..prepare import prepare
+    report = Report()
+    try:
+        check_access(prepare(game, report, layouts, lang=lang), report)
+    except ContentError:
+        pass
+    return Report([d for d in report.items if d.code.startswith("W-ACCESS")])
+
+
 def run(args) -> int:
+    from ..access import check_access
     from ..output.pdf import lay_out, lay_out_despite
     from ..prepare import prepare
     combined = Report()
@@ -63,6 +79,8 @@ def run(args) -> int:
                 if lang is None:
                     refreshed(prep.game)
                 lay_out(prep, report)
+                if args.access:
+                    check_access(prep, report)
             except ContentError as failure:
                 lay_out_despite(failure, report)
             combined.extend(report)
