@@ -3,7 +3,8 @@
 A category colour is one a frame's template chooses (`fill: "{{ nation }}"`): the faces of one
 layout fall into groups by the colour each frame gave them.  Two groups are told apart by
 something other than colour when a frame prints one thing on every face of one group and never
-that thing on the other (a label, an icon, a picture, a frame shown on one side only).  Where
+that thing on the other (a label, an icon, a picture, a frame shown on one side only, the form a
+number is printed in).  Where
 nothing does, the colour carries the category alone, and the pair is reported:
 - W-ACCESS-VISION when the two colours look alike to a protanope, deuteranope or tritanope
   (ΔE2000 under wcag.VISION_DE after simulation) or on a black-and-white printer (lightness alone,
@@ -14,6 +15,7 @@ A pair is reported once per layout, with the frame whose colours differ most.
 """
 from __future__ import annotations
 
+import re
 from itertools import combinations
 
 from ..diagnostics import Report
@@ -21,19 +23,29 @@ from .contrast import faces_named, frame_named
 from .wcag import LIGHTNESS_CONTRAST, confusions, contrast, hex_rgb
 
 
-def _cue(face, frame: str) -> str | None:
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _cue(face, frame: str, numbers: bool) -> str | None:
+    """What a frame printed on a face; without its numbers (`numbers` False), the form a value is
+    printed in: "A(2)" against "A3" tells a bomber from a fighter whatever the dice."""
     sigs = face.result["cues"].get(frame)
-    return None if sigs is None else "\n".join(sigs)
+    if sigs is None:
+        return None
+    text = "\n".join(sigs)
+    return text if numbers else _NUMBER.sub("#", text)
 
 
 def told_apart(one: list, other: list) -> bool:
-    """Whether a frame prints something on every face of one group and never on the other's."""
+    """Whether a frame prints something on every face of one group and never on the other's: the
+    same value (a label, an icon, a bond's value), or the same form of a value."""
     frames = {name for face in one + other for name in face.result["cues"]}
     for name in frames:
-        a = {_cue(face, name) for face in one}
-        b = {_cue(face, name) for face in other}
-        if a.isdisjoint(b) and (len(a) == 1 or len(b) == 1):
-            return True
+        for numbers in (True, False):
+            a = {_cue(face, name, numbers) for face in one}
+            b = {_cue(face, name, numbers) for face in other}
+            if a.isdisjoint(b) and (len(a) == 1 or len(b) == 1):
+                return True
     return False
 
 
