@@ -173,7 +173,9 @@ class FaceToDraw:
 
 def draw_faces(prep, faces: list[FaceToDraw]) -> list[Drawn]:
     """Each face drawn twice (without text, then each run in its own colour) into one PDF, then
-    measured: the runs' contrast, the frames' colours and cues."""
+    measured: the runs' contrast, the frames' colours and cues.  A face without text is not
+    rendered, and one whose two pages are those of a face before it (a deck's backs, a token's
+    copies under other ids) is measured once."""
     import pypdfium2 as pdfium  # on first use: only `--access` and pictures need PDFium
 
     buffer = io.BytesIO()
@@ -181,8 +183,11 @@ def draw_faces(prep, faces: list[FaceToDraw]) -> list[Drawn]:
     canvas = AccessCanvas(buffer, invariant=1, pageCompression=0, initialFontName="sans-regular")
     renderer = AccessRenderer(canvas, prep, Report())  # the fit pass reports what drawing finds
     drawn: list[Drawn] = []
+    same_as: dict[int, int] = {}  # face -> the earlier face drawn exactly alike
+    first: dict[int, int] = {}  # digest of a face's two pages -> the face that drew them first
     for index, face in enumerate(faces):
         size = (face.layout.width, face.layout.height)
+        pages = []
         for mode in ("background", "runs"):
             if index or mode == "runs":
                 canvas.showPage()
@@ -191,19 +196,26 @@ def draw_faces(prep, faces: list[FaceToDraw]) -> list[Drawn]:
             noted = Drawn() if mode == "runs" else None
             renderer.noted = noted
             renderer.draw(face.layout, face.piece, face.side, 1, 0.0, 0.0, face.bleed, face.shape)
+            pages.append(hash((size, tuple(canvas._code))))  # noqa: SLF001 - the page's operators
             if noted is not None:
                 noted.runs = canvas.runs
                 drawn.append(noted)
+        key = hash((tuple(pages), repr(drawn[-1].runs)))
+        same_as[index] = first.setdefault(key, index)
     canvas.save()
     document = pdfium.PdfDocument(buffer.getvalue())
     try:
         for index, face in enumerate(faces):
+            if not drawn[index].runs:
+                continue
+            if same_as[index] != index:
+                drawn[index].measured = drawn[same_as[index]].measured
+                continue
             width, height = face.layout.width, face.layout.height
             scale = min(DPI / 72.0, (MAX_PIXELS / max(1.0, width * height)) ** 0.5)
-            background = _render(document, 2 * index, scale)  # (a face without text: not rendered twice)
-            if drawn[index].runs:
-                glyphs = _render(document, 2 * index + 1, scale)
-                drawn[index].measured = measure_face(drawn[index].runs, background, glyphs)
+            background = _render(document, 2 * index, scale)
+            glyphs = _render(document, 2 * index + 1, scale)
+            drawn[index].measured = measure_face(drawn[index].runs, background, glyphs)
     finally:
         document.close()
     return drawn
@@ -245,6 +257,10 @@ def measure_face(runs: list[Run], background, glyphs) -> list[list | None]:
     moved = ImageChops.lighter(ImageChops.lighter(changed[0], changed[1]), changed[2]).point(_NONZERO)
     red, green, blue = glyphs.split()
     mask = ImageChops.multiply(moved, blue.point(_equals(IDENT_BLUE)))
+    box = mask.getbbox()  # where the text is: the rest of the page is not looked at again
+    if box is None:
+        return [None] * len(runs)
+    mask, red, green, background = mask.crop(box), red.crop(box), green.crop(box), background.crop(box)
     behind = Image.merge("RGBA", (*background.split(), red))
     empty = Image.new("RGBA", background.size, (0, 0, 0, 0))
     counts: dict[int, list] = {}
