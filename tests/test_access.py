@@ -232,3 +232,29 @@ def test_colours_every_viewer_tells_apart_only_by_hue_are_colour_alone(tmp_path)
                      back_layout_yaml=None)
     run = cardforge("check", game, "--access", cwd=tmp_path / "d")
     assert [line for line in headlines(run.stderr) if "W-ACCESS" in line] == []
+
+
+def test_measurements_are_kept_per_face_and_an_edit_redraws_only_its_face(tmp_path, monkeypatch):
+    from cardforge.access import stage
+    from cardforge.diagnostics import Report
+    from cardforge.prepare import prepare
+    game = make_game(tmp_path, name="inks", game_yaml=INKS_GAME, cards_yaml=INKS_CARDS, layout_yaml=INKS_FRONT,
+                     back_layout_yaml=None)
+    drawn: list[str] = []
+    real = stage.draw_faces
+
+    def counting(prep, faces):
+        drawn.extend(face.piece.id for face in faces)
+        return real(prep, faces)
+
+    monkeypatch.setattr(stage, "draw_faces", counting)
+    first = {f.piece.id: f.result for f in stage.measured_faces(prepare(game, Report()))}
+    assert sorted(drawn) == ["black", "grey76", "grey77"]
+    drawn.clear()
+    again = {f.piece.id: f.result for f in stage.measured_faces(prepare(game, Report()))}
+    assert drawn == [] and again == first  # from the disk cache, the same measurements
+    cards = game / "cards" / "cards.yaml"
+    cards.write_text(cards.read_text().replace('ink: "#777777"', 'ink: "#595959"'))
+    after = {f.piece.id: f.result for f in stage.measured_faces(prepare(game, Report()))}
+    assert drawn == ["grey77"]
+    assert after["grey77"]["runs"][0][:5] == ["title", "#595959", "#ffffff", 7.005, 4.5]

@@ -28,6 +28,7 @@ from ..render.face import CardRenderer
 from ..render.table import RenderError
 from .wcag import contrast, required, rgb_hex
 
+MEASURING_CODE = __file__  # a measurement is kept under a key of this module (access/stage.py)
 DPI = 144.0  # 2 px per point: a 6 pt letter's strokes are a pixel or more
 MAX_PIXELS = 3_000_000  # a large board is measured at a lower resolution
 PERCENTILE = 0.10  # a run's contrast is that of its worst tenth of glyph pixels: specks of art do not decide it

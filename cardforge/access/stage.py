@@ -8,10 +8,9 @@ import hashlib
 from .. import diskcache
 from ..diagnostics import Report
 from ..render.facecache import face_memo
-from . import drawn as drawn_module
 from .categories import report_categories
 from .contrast import report_contrast
-from .drawn import FaceToDraw, draw_faces
+from .drawn import FaceToDraw, draw_faces, MEASURING_CODE
 
 KIND = "face-access"
 BATCH = 40  # faces per PDF: a batch's pictures are held at once
@@ -50,7 +49,7 @@ def faces_of(prep) -> list[FaceToDraw]:
 def measured_faces(prep) -> list[Face]:
     """Every face with its measurement: from the disk cache where the face is unchanged, else drawn."""
     memo = face_memo(prep.game, prep.fonts, prep.icons)
-    salt = diskcache.fingerprint(drawn_module.__file__, "pypdfium2", "PIL")
+    salt = diskcache.fingerprint(MEASURING_CODE, "pypdfium2", "PIL")  # the key of the fit pass, and how faces are measured
     todo = faces_of(prep)
     keys, results = [], []
     for face in todo:
