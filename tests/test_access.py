@@ -258,3 +258,37 @@ def test_measurements_are_kept_per_face_and_an_edit_redraws_only_its_face(tmp_pa
     after = {f.piece.id: f.result for f in stage.measured_faces(prepare(game, Report()))}
     assert drawn == ["grey77"]
     assert after["grey77"]["runs"][0][:5] == ["title", "#595959", "#ffffff", 7.005, 4.5]
+
+
+def test_a_repeat_frames_child_is_reported_once_at_its_own_line(tmp_path):
+    game_yaml = INKS_GAME + """\
+boards:
+  - id: plan
+    name: Plan
+    size: {width: 150mm, height: 100mm}
+    layout: plan
+    data:
+      slots: [{name: North}, {name: South}, {name: East}]
+"""
+    plan = """\
+frames:
+  paper: {type: shape, x: 0mm, y: 0mm, width: 150mm, height: 100mm, bleed: true, fill: "#cfdde6"}
+  slots:
+    type: repeat
+    rows: board.slots
+    x: 5mm
+    y: 5mm
+    width: 140mm
+    height: 30mm
+    cell: {width: 45mm, height: 30mm}
+    columns: 3
+    frames:
+      hint: {type: text, x: 2mm, y: 2mm, width: 41mm, height: 10mm, text: "{{ row.name }}", size: 8pt, color: "#6b6455"}
+"""
+    game = make_game(tmp_path, name="inks", game_yaml=game_yaml, cards_yaml=INKS_CARDS.replace("#777777", "#000000"),
+                     layout_yaml=INKS_FRONT, back_layout_yaml=None, layouts={"plan": plan})
+    run = cardforge("check", game, "--access", cwd=tmp_path)
+    assert headlines(run.stderr) == [
+        "content/inks/layouts/plan.yaml:13:111: warning[W-ACCESS-CONTRAST]: frame 'hint' of layout 'plan': text "
+        "#6b6455 on #cfdde6 has a contrast of 4.23:1, below the 4.5:1 WCAG asks of text under 18 pt (14 pt bold); "
+        "on 1 face (plan)"], run.stderr

@@ -94,10 +94,12 @@ def report_categories(faces, report: Report) -> None:
             kind = "W-ACCESS-COLOUR-ONLY"
         else:
             continue
-        found.setdefault((pair["layout"].name, pair["frame"], pair["key"], kind), []).append(pair)
-    for (_name, frame_name, key, kind), pairs in found.items():
+        frame = frame_named(pair["layout"], pair["frame"])  # a repeat's rows: its one child frame
+        name = frame.name if frame is not None else pair["frame"]
+        found.setdefault((pair["layout"].name, name, pair["key"], kind), []).append((frame, pair))
+    for (_name, frame_name, key, kind), framed in found.items():
+        frame, pairs = framed[0][0], [pair for _, pair in framed]
         layout = pairs[0]["layout"]
-        frame = frame_named(layout, frame_name)
         pos = frame.value_pos(key) if frame is not None else layout.doc.pos("")
         where = f"frame '{frame_name}' of layout '{layout.name}'"
         if kind == "W-ACCESS-VISION":

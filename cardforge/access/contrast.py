@@ -2,6 +2,8 @@
 frame and text colour, at the frame's line, naming the faces it was measured on."""
 from __future__ import annotations
 
+import re
+
 from ..diagnostics import Report
 from ..layout.repeat import walk_frames
 
@@ -9,10 +11,23 @@ EXEMPT = ("decorative", "inactive", "logo")  # what WCAG 1.4.3 itself exempts: i
 SHOWN = 3  # face ids named in a message
 
 
+_ROW = re.compile(r"^(?P<parent>.+?)\[\d+\]\.(?P<child>.+)$")
+
+
 def frame_named(layout, name: str):
-    for frame in walk_frames(layout.frames):
-        if frame.name == name:
-            return frame
+    """The layout's frame of that name; a repeat frame's child as drawn ("targets[0].slot-label",
+    layout/repeat.py) is its child frame, whatever the row."""
+    frames = {frame.name: frame for frame in walk_frames(layout.frames)}
+    if name in frames:
+        return frames[name]
+    while (row := _ROW.match(name)) is not None:
+        parent = frames.get(row["parent"])
+        if parent is None or parent.type != "repeat":
+            return None
+        frames = {frame.name: frame for frame in walk_frames(parent.props["children"])}
+        name = row["child"]
+        if name in frames:
+            return frames[name]
     return None
 
 
@@ -38,8 +53,8 @@ def report_contrast(faces, report: Report) -> None:
             if frame is None or exemption(frame) in EXEMPT:
                 continue
             pos = frame.value_pos("color") if "color" in frame.props else frame.position
-            key = (str(pos.path), pos.line, pos.col, frame_name, fill)
-            group = groups.setdefault(key, {"pos": pos, "frame": frame_name, "layout": face.layout.name,
+            key = (str(pos.path), pos.line, pos.col, frame.name, fill)  # a repeat's rows: its one child frame
+            group = groups.setdefault(key, {"pos": pos, "frame": frame.name, "layout": face.layout.name,
                                             "fill": fill, "worst": (ratio, bg, need), "faces": [], "behind": {}})
             if ratio < group["worst"][0]:
                 group["worst"] = (ratio, bg, need)
