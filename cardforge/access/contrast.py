@@ -50,11 +50,14 @@ def report_contrast(faces, report: Report) -> None:
             if ratio >= need:
                 continue
             frame = frame_named(face.layout, frame_name)
-            if frame is None or exemption(frame) in EXEMPT:
+            if frame is not None and exemption(frame) in EXEMPT:
                 continue
-            pos = frame.value_pos("color") if "color" in frame.props else frame.position
-            key = (str(pos.path), pos.line, pos.col, frame.name, fill)  # a repeat's rows: its one child frame
-            group = groups.setdefault(key, {"pos": pos, "frame": frame.name, "layout": face.layout.name,
+            if frame is None:  # not a frame of the layout as written: reported at the layout
+                pos, name = face.layout.doc.pos("/frames"), frame_name
+            else:  # a repeat's rows: its one child frame
+                pos, name = (frame.value_pos("color") if "color" in frame.props else frame.position), frame.name
+            key = (str(pos.path), pos.line, pos.col, name, fill)
+            group = groups.setdefault(key, {"pos": pos, "frame": name, "layout": face.layout.name,
                                             "fill": fill, "worst": (ratio, bg, need), "faces": [], "behind": {}})
             if ratio < group["worst"][0]:
                 group["worst"] = (ratio, bg, need)
