@@ -61,7 +61,6 @@ def access_report(game: Path, layouts: Path | None, lang: str | None) -> Report:
 
 
 def run(args) -> int:
-    from ..access import check_access
     from ..output.pdf import lay_out, lay_out_despite
     from ..prepare import prepare
     combined = Report()
@@ -80,6 +79,7 @@ def run(args) -> int:
                     refreshed(prep.game)
                 lay_out(prep, report)
                 if args.access:
+                    from ..access import check_access  # the drawing and PDFium: only when asked
                     check_access(prep, report)
             except ContentError as failure:
                 lay_out_despite(failure, report)
