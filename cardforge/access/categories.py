@@ -49,9 +49,12 @@ def told_apart(one: list, other: list) -> bool:
     return False
 
 
-def colour_pairs(faces) -> list[dict]:
-    """Every pair of category colours of every layout, with its groups of faces, its confusions,
-    its lightness contrast and whether anything else tells the groups apart; one per pair of groups."""
+def colour_pairs(faces, every: bool = False) -> list[dict]:
+    """The pairs of category colours of every layout, one per pair of groups of faces: its colours,
+    its groups, whether anything else tells the groups apart ("cued") and, for a pair that nothing
+    else tells apart (or `every` pair), the ways of seeing that confuse its colours and their
+    lightness contrast.  Where several frames' colours split the faces alike, the frame whose
+    colours differ most stands for the pair."""
     by_layout: dict[str, list] = {}
     for face in faces:
         by_layout.setdefault(face.layout.name, []).append(face)
@@ -68,16 +71,20 @@ def colour_pairs(faces) -> list[dict]:
             for a, b in combinations(sorted(groups), 2):
                 split = tuple(sorted((frozenset(id(f) for f in groups[a]), frozenset(id(f) for f in groups[b])),
                                      key=sorted))
-                found = confusions(a, b)
                 partitions.setdefault(split, []).append({
                     "layout": members[0].layout, "frame": frame, "key": key, "colours": (a, b),
-                    "groups": (groups[a], groups[b]), "confusions": found,
-                    "lightness": contrast(hex_rgb(a), hex_rgb(b))})
+                    "groups": (groups[a], groups[b])})
         for candidates in partitions.values():
-            # The frame whose colours differ most stands for the pair: fewest confusions, then lightness.
+            cued = told_apart(*candidates[0]["groups"])
+            if cued and not every:  # colour is not the only cue: its colours are not weighed (nor coloraide imported)
+                pairs.append(dict(candidates[0], cued=True, confusions=[], lightness=None))
+                continue
+            for c in candidates:
+                c["confusions"] = confusions(*c["colours"])
+                c["lightness"] = contrast(hex_rgb(c["colours"][0]), hex_rgb(c["colours"][1]))
             best = min(candidates, key=lambda c: (len(c["confusions"]), -min([de for _, de in c["confusions"]] or [99]),
                                                   -c["lightness"]))
-            best["cued"] = told_apart(*best["groups"])
+            best["cued"] = cued
             pairs.append(best)
     return pairs
 

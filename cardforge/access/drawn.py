@@ -254,14 +254,14 @@ def measure_face(runs: list[Run], background, glyphs) -> list[list | None]:
     from PIL import Image, ImageChops
     if background.size != glyphs.size:
         return [None] * len(runs)
+    box = glyphs.getchannel("B").point(_equals(IDENT_BLUE)).getbbox()
+    if box is None:  # no run shows
+        return [None] * len(runs)
+    background, glyphs = background.crop(box), glyphs.crop(box)  # where the text is: the rest is not read again
     changed = ImageChops.difference(background, glyphs).split()
     moved = ImageChops.lighter(ImageChops.lighter(changed[0], changed[1]), changed[2]).point(_NONZERO)
     red, green, blue = glyphs.split()
     mask = ImageChops.multiply(moved, blue.point(_equals(IDENT_BLUE)))
-    box = mask.getbbox()  # where the text is: the rest of the page is not looked at again
-    if box is None:
-        return [None] * len(runs)
-    mask, red, green, background = mask.crop(box), red.crop(box), green.crop(box), background.crop(box)
     behind = Image.merge("RGBA", (*background.split(), red))
     empty = Image.new("RGBA", background.size, (0, 0, 0, 0))
     counts: dict[int, list] = {}
