@@ -44,6 +44,8 @@ def faces_named(labels: list[str], what: str = "face", shown: int = SHOWN) -> st
 
 
 def report_contrast(faces, report: Report) -> None:
+    """One warning per frame (a repeat's rows are its one child frame): its worst colour pair, the
+    next worst ones, and every face on which some run of it fails."""
     groups: dict[tuple, dict] = {}
     for face in faces:
         for frame_name, fill, bg, ratio, need, _pixels in face.result["runs"]:
@@ -54,24 +56,24 @@ def report_contrast(faces, report: Report) -> None:
                 continue
             if frame is None:  # not a frame of the layout as written: reported at the layout
                 pos, name = face.layout.doc.pos("/frames"), frame_name
-            else:  # a repeat's rows: its one child frame
+            else:
                 pos, name = (frame.value_pos("color") if "color" in frame.props else frame.position), frame.name
-            key = (str(pos.path), pos.line, pos.col, name, fill)
-            group = groups.setdefault(key, {"pos": pos, "frame": name, "layout": face.layout.name,
-                                            "fill": fill, "worst": (ratio, bg, need), "faces": [], "behind": {}})
-            if ratio < group["worst"][0]:
-                group["worst"] = (ratio, bg, need)
+            group = groups.setdefault((str(pos.path), pos.line, pos.col, name),
+                                      {"pos": pos, "frame": name, "layout": face.layout.name, "faces": [], "pairs": {}})
             group["faces"].append(face.label)
-            group["behind"][bg] = min(ratio, group["behind"].get(bg, ratio))
-    for group in sorted(groups.values(), key=lambda g: (str(g["pos"].path), g["pos"].line, g["fill"])):
-        ratio, bg, need = group["worst"]
-        others = sorted((r, b) for b, r in group["behind"].items() if b != bg)
-        also = "; also " + ", ".join(f"on {b} {r:.2f}:1" for r, b in others[:2]) + (" …" if len(others) > 2 else "") \
+            pair = group["pairs"].setdefault((fill, bg), (ratio, need))
+            if ratio < pair[0]:
+                group["pairs"][(fill, bg)] = (ratio, need)
+    for group in sorted(groups.values(), key=lambda g: (str(g["pos"].path), g["pos"].line, g["pos"].col)):
+        ranked = sorted((ratio, need, fill, bg) for (fill, bg), (ratio, need) in group["pairs"].items())
+        ratio, need, fill, bg = ranked[0]
+        others = [f"on {b} {r:.2f}:1" if f == fill else f"{f} on {b} {r:.2f}:1" for r, _, f, b in ranked[1:]]
+        also = "; also " + ", ".join(others[:2]) + (f" and {len(others) - 2} more" if len(others) > 2 else "") \
             if others else ""
         size = "large text (18 pt, or 14 pt bold)" if need < 4.5 else "text under 18 pt (14 pt bold)"
         report.warning(
             "W-ACCESS-CONTRAST",
-            f"frame '{group['frame']}' of layout '{group['layout']}': text {group['fill']} on {bg} has a contrast of "
+            f"frame '{group['frame']}' of layout '{group['layout']}': text {fill} on {bg} has a contrast of "
             f"{ratio:.2f}:1, below the {need:g}:1 WCAG asks of {size}{also}; on {faces_named(group['faces'])}",
             group["pos"],
             help="darken the text or lighten what is behind it (or the reverse); where the text is decoration, an "

@@ -125,7 +125,7 @@ def run(args) -> int:
         from .check import access_report
         for game in found:
             for lang in languages_of(game, args.lang):
-                combined.extend(access_report(game, args.layouts, lang))
+                combined.extend(access_report(game, args.layouts, lang, args.ink_saver))
     emit(combined, args.format)
     return EXIT_CONTENT if combined.has_errors() else EXIT_OK
 

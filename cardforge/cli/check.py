@@ -48,13 +48,18 @@ def refreshed(game) -> None:
         print(f"refreshed {path}", file=sys.stderr)
 
 
-def access_report(game: Path, layouts: Path | None, lang: str | None) -> Report:
-    """`build --access`: the accessibility checks of a game that built (its own errors are the build's)."""
+def access_report(game: Path, layouts: Path | None, lang: str | None, ink_saver: bool = False) -> Report:
+    """`build --access`: the accessibility checks of a game that built (its own errors are the build's),
+    of its ink-saver kit's faces with --ink-saver."""
     from ..access import check_access
     from ..prepare import prepare
     report = Report()
     try:
-        check_access(prepare(game, report, layouts, lang=lang), report)
+        prep = prepare(game, report, layouts, lang=lang)
+        if ink_saver:
+            from ..output.inksaver import apply_ink_saver
+            apply_ink_saver(prep)
+        check_access(prep, report)
     except ContentError:
         pass
     return Report([d for d in report.items if d.code.startswith("W-ACCESS")])
