@@ -10,7 +10,8 @@ For each game it runs, as fresh processes the way a user does (`python -m cardfo
 - check: the plain check, the user's disk cache warm (the save-loop's check; `--access` is off by
   default, so this is what every save costs);
 - baseline (with --baseline DIR): the same plain check with the code of another checkout (its
-  folder put first on PYTHONPATH), for "today's time" against this tree's;
+  folder put first on PYTHONPATH, a disk cache of its own), run by turns with this tree's, for
+  "today's time" against this tree's;
 - access warm: `check --access`, the game unchanged, every face's measurement from the cache;
 - cold: the plain check with an empty disk cache for every run (every face laid out afresh);
 - access cold: `check --access` with an empty disk cache for every run: every face drawn twice and
@@ -78,6 +79,26 @@ def timed(runs: int, one) -> tuple[float, float, list]:
     return (statistics.median(r[0] for r in results), statistics.median(r[1] for r in results), results[-1][2])
 
 
+def interleaved(runs: int, game: Path, cache: str | None, baseline: Path) -> tuple[tuple, tuple]:
+    """The plain check with this tree's code and with the baseline's, run by turns (so that both see
+    the same load), each with a disk cache of its own (a face's results are kept under a key of the
+    code: one cache for both would be rewritten by each run), each warmed by one run first."""
+    own = tempfile.mkdtemp(prefix="cardforge-access-baseline-")
+    try:
+        run_check(game, False, cache)
+        run_check(game, False, own, baseline)
+        mine, theirs = [], []
+        for _ in range(runs):
+            mine.append(run_check(game, False, cache))
+            theirs.append(run_check(game, False, own, baseline))
+    finally:
+        shutil.rmtree(own, ignore_errors=True)
+
+    def median(results):
+        return statistics.median(r[0] for r in results), statistics.median(r[1] for r in results), results[-1][2]
+    return median(mine), median(theirs)
+
+
 def cold(runs: int, game: Path, access: bool) -> tuple[float, float, list]:
     results = []
     for _ in range(runs):
@@ -123,8 +144,10 @@ def main() -> int:
     print("-" * len(header))
     user_cache = os.environ.get("CARDFORGE_CACHE")
     for game in found:
-        plain = timed(args.runs, lambda: run_check(game, False, user_cache))
-        base = timed(args.runs, lambda: run_check(game, False, user_cache, args.baseline)) if args.baseline else None
+        if args.baseline:
+            plain, base = interleaved(args.runs, game, user_cache, args.baseline)
+        else:
+            plain, base = timed(args.runs, lambda: run_check(game, False, user_cache)), None
         warm = timed(args.runs, lambda: run_check(game, True, user_cache))
         plain_cold = cold(args.runs, game, False)
         first = cold(args.runs, game, True)
