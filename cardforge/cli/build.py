@@ -126,6 +126,11 @@ def run(args) -> int:
                     print(f"  {path.name}: {line}", file=sys.stderr)
         else:
             print(f"{result.game_dir}: build failed; previous output left untouched", file=sys.stderr)
+    if args.access:
+        from .check import access_report
+        for game in found:
+            for lang in languages_of(game, args.lang):
+                combined.extend(access_report(game, args.layouts, lang, args.ink_saver))
     emit(combined, args.format)
     return EXIT_CONTENT if combined.has_errors() else EXIT_OK
 

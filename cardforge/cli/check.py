@@ -17,6 +17,9 @@ def add_game_arguments(sp) -> None:
     sp.add_argument("--lang", metavar="LANG", help="a language the game lists under 'languages:' (its overlay "
                     "from translations/LANG/ replaces the fields it translates), several (de,fr), or 'all': the source "
                     "and every language")
+    sp.add_argument("--access", action="store_true", help="check that every player can read the faces: text "
+                    "contrast measured from the drawn faces, and colours that tell categories apart under "
+                    "colour-blind vision and in greyscale (docs: guides/accessibility.md)")
 
 
 def add(sub) -> None:
@@ -45,6 +48,23 @@ def refreshed(game) -> None:
         print(f"refreshed {path}", file=sys.stderr)
 
 
+def access_report(game: Path, layouts: Path | None, lang: str | None, ink_saver: bool = False) -> Report:
+    """`build --access`: the accessibility checks of a game that built (its own errors are the build's),
+    of its ink-saver kit's faces with --ink-saver."""
+    from ..access import check_access
+    from ..prepare import prepare
+    report = Report()
+    try:
+        prep = prepare(game, report, layouts, lang=lang)
+        if ink_saver:
+            from ..output.inksaver import apply_ink_saver
+            apply_ink_saver(prep)
+        check_access(prep, report)
+    except ContentError:
+        pass
+    return Report([d for d in report.items if d.code.startswith("W-ACCESS")])
+
+
 def run(args) -> int:
     from ..output.pdf import lay_out, lay_out_despite
     from ..prepare import prepare
@@ -66,6 +86,9 @@ def run(args) -> int:
                 if lang is not None and not report.has_errors():
                     from ..frontend.coverage import report_coverage
                     report_coverage(game, lang, report)
+                if args.access:
+                    from ..access import check_access  # the drawing and PDFium: only when asked
+                    check_access(prep, report)
             except ContentError as failure:
                 lay_out_despite(failure, report)
             combined.extend(report)
