@@ -78,10 +78,10 @@ def prepared(game: Path, layouts: Path | None, report: Report):
 
 def watched(game: Path, layouts: Path | None) -> list[Path]:
     """The folders whose changes `serve` and `watch` follow: the game, its layouts and the fonts."""
-    from ..layout.fonts import FONTS_DIR
+    from .. import resources
     from ..prepare import layout_roots
     roots = layout_roots(game, game.resolve().name, layouts)
-    return [game] + [r for r in roots[1:] if r.is_dir()] + [FONTS_DIR]
+    return [game] + [r for r in roots[1:] if r.is_dir()] + [resources.path("fonts")]
 
 
 class ProgressBar:

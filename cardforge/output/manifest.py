@@ -19,6 +19,8 @@ from typing import IO, Iterator
 
 import orjson
 
+from .. import __version__
+
 SECTIONS = ("cards", "tokens", "boards", "references", "templates")
 _JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
 
@@ -40,7 +42,7 @@ class Manifest:
     """Header, page list and spooled face records of one drawn PDF (one spool file per section)."""
 
     def __init__(self, header: dict, spool_dir: Path):
-        self.header = dict(header)
+        self.header = {"cardforge": __version__, **header}  # the version that drew it: `cardforge --version`
         self.pages: list[dict] = []
         self.faces = 0
         self._dir = Path(spool_dir)
