@@ -58,8 +58,17 @@ def one_game(args) -> Path:
 
 
 def emit(report: Report, fmt: str) -> None:
+    """A run's diagnostics: text on stderr; json, github (workflow commands) and sarif on stdout,
+    where CI reads them, and parseable when nothing is wrong (diagformats.py)."""
     if fmt == "json":
         print(report.format_json())
+    elif fmt == "github":
+        from ..diagformats import format_github
+        if report.items:
+            print(format_github(report))
+    elif fmt == "sarif":
+        from ..diagformats import format_sarif
+        print(format_sarif(report))
     elif report.items:
         print(report.format_text(), file=sys.stderr)
 
