@@ -18,7 +18,6 @@ from .diagnostics import Diagnostic, Report, display_path
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "SRCROOT"
-INFORMATION_URI = "https://pypi.org/project/cardforge/"
 
 
 def _escape_data(text: str) -> str:
@@ -95,7 +94,7 @@ def format_sarif(report: Report, root: Path | None = None) -> str:
     base = (root or Path.cwd()).resolve()
     run = {
         "tool": {"driver": {"name": "cardforge", "version": __version__, "semanticVersion": __version__,
-                            "informationUri": INFORMATION_URI, "rules": list(rules.values())}},
+                            "rules": list(rules.values())}},
         "originalUriBaseIds": {SRCROOT: {"uri": base.as_uri() + ("" if base.as_uri().endswith("/") else "/")}},
         "columnKind": "unicodeCodePoints",
         "results": [_result(d, index[d.code], root) for d in diags],
