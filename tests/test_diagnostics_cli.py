@@ -38,7 +38,7 @@ CASES = {
     "broken-yaml": (
         dict(cards_yaml=BROKEN_YAML),
         f"{CARDS}:7:{_col(BROKEN_YAML, 7, ': the')}: error[E-YAML]: "
-        "YAML syntax error: mapping values are not allowed here"),
+        "this text holds ': ', which YAML reads as the start of another key"),
     "duplicate-key": (
         dict(cards_yaml=DUPLICATE_KEY),
         f"{CARDS}:6:5: error[E-DUPLICATE-KEY]: duplicate key 'title' (first defined at line 3)"),

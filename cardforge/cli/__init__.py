@@ -17,6 +17,7 @@ import sys
 from .. import __version__
 from . import (build, calibrate, check, diff, export, force, import_sheet, new, render, rules, schema, serve, stats,
                translate, watch)
+from .console import closed_pipes_dropped
 from .common import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, UsageError
 
 __all__ = ["main", "parser", "UsageError", "EXIT_OK", "EXIT_CONTENT", "EXIT_USAGE"]
@@ -38,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     from ..interrupt import EXIT_INTERRUPTED, interruptible
     args = None
     try:
-        with interruptible():
+        with interruptible(), closed_pipes_dropped():
             args = parser().parse_args(argv)
             return args.func(args)
     except UsageError as exc:

@@ -1,5 +1,6 @@
 """`cardforge render GAME CARD`: one face as a PNG, to look at one thing closely (with --outline:
-its frame boxes, safe zone, trim and bleed). Drawn through the PDF renderer (output/raster.py),
+its frame boxes, safe zone, trim and bleed; with --view: as a colour-blind viewer or a black-and-white
+printer sees it). Drawn through the PDF renderer (output/raster.py),
 so the picture is what prints."""
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ def add(sub) -> None:
     size.add_argument("--dpi", type=float, help="resolution in dots per inch (default 300)")
     r.add_argument("--outline", action="store_true", help="draw frame boxes, the safe zone, the trim and the bleed")
     r.add_argument("--no-bleed", dest="bleed", action="store_false", help="the trimmed face, without its bleed")
+    r.add_argument("--view", choices=("protan", "deutan", "tritan", "grey"), default=None,
+                   help="the face as a viewer with protanopia, deuteranopia or tritanopia, or a black-and-white "
+                        "printer (grey), would see it (access/vision.py)")
     r.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
     r.add_argument("--out", type=Path, help="the PNG to write (default: <CARD>-<side>.png in the current folder)")
     r.set_defaults(func=run)
@@ -51,12 +55,18 @@ def run(args) -> int:
     if report.has_errors():
         print(f"{game_dir}: '{piece.id}' not rendered", file=sys.stderr)
         return EXIT_CONTENT
-    out = args.out or Path(f"{piece.id}-{args.side}.png")
+    seen = ""
+    if args.view:
+        from ..access.vision import VIEW_NAMES, simulate_png  # numpy: imported only for a simulated view
+        png = simulate_png(png, args.view)
+        seen = f", as {VIEW_NAMES[args.view]} sees it"
+    out = args.out or Path(f"{piece.id}-{args.side}{'-' + args.view if args.view else ''}.png")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_bytes(png)
     tmp.replace(out)
-    print(f"wrote {out} ({dpi:g} dpi{', outlined' if args.outline else ''})", file=sys.stderr)
+    print(f"wrote {out} ({dpi:g} dpi{', outlined' if args.outline else ''}"
+          f"{seen})", file=sys.stderr)
     return EXIT_OK
 
 

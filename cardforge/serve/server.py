@@ -27,9 +27,10 @@ import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from .. import resources
+from ..access.vision import VIEWS
 from ..interrupt import held, in_child
 from .connections import ANSWERING, IO_SECONDS, STREAMING, Connections
 from .session import Session
@@ -235,12 +236,18 @@ class Handler(BaseHTTPRequestHandler):
                 return self._send(json.dumps(body).encode("utf-8"), "application/json")
         if path == "/events":
             return self._events()
+        view = parse_qs(urlsplit(self.path).query).get("view", [None])[-1] or None  # as others see it
+        if view is not None and view not in VIEWS:
+            return self.send_error(HTTPStatus.BAD_REQUEST, f"unknown view '{view}'",
+                                   f"view is one of {', '.join(VIEWS)} (or none: the face as printed in colour)")
         if path.startswith("/image/") and path.endswith(".png"):
-            image = preview.session.image(path[len("/image/"):-len(".png")])
+            image = preview.session.image(path[len("/image/"):-len(".png")], view)
             if image is not None:
                 return self._send(image, "image/png", cache=True)
         if path.startswith("/before/") and path.endswith(".png") and preview.session.baseline is not None:
-            image = preview.session.baseline.image(path[len("/before/"):-len(".png")])  # `serve --since OLD`
+            key = path[len("/before/"):-len(".png")]
+            image = preview.session.baseline.image(key)  # `serve --since OLD`
+            image = preview.session.as_seen(("before", key), image, view)
             if image is not None:
                 return self._send(image, "image/png", cache=True)
         if path.startswith("/pdf/"):
