@@ -18,10 +18,7 @@ of the archive once into the user's cache folder (never into site-packages).
 """
 from __future__ import annotations
 
-import hashlib
 import os
-import shutil
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -39,7 +36,8 @@ _HERE = Path(__file__).resolve().parent
 @lru_cache(maxsize=None)
 def _package():
     """The package's root as a Traversable.  On disk it is this folder, which is what
-    importlib.resources would answer too, without its import (a sixth of `check`'s start-up)."""
+    importlib.resources would answer too, without importing it (some 15 ms of `check`'s start-up,
+    `python -X importtime`)."""
     if (_HERE / "__init__.py").is_file():
         return _HERE
     from importlib import resources
@@ -51,7 +49,7 @@ def folder(kind: str):
     inside = _package().joinpath(*KINDS[kind].split("/"))
     if kind in CHECKOUT and not inside.is_dir():
         checkout = _HERE.parent / CHECKOUT[kind]  # a checkout: the folder is copied in only by a build
-        if checkout.is_dir():
+        if checkout.is_dir() and (_HERE.parent / "pyproject.toml").is_file():  # not site-packages/fonts
             return checkout
     return inside
 
@@ -76,13 +74,8 @@ def path(kind: str, name: str | None = None) -> Path:
     found = folder(kind)
     if isinstance(found, Path):
         return found / name if name else found
-    target = _extracted(kind, found)
+    target = _extracted(kind)
     return target / name if name else target
-
-
-def describe(kind: str) -> str:
-    """Where a kind's folder is, for a diagnostic."""
-    return str(folder(kind))
 
 
 def _files(node, prefix: str = ""):
@@ -94,9 +87,13 @@ def _files(node, prefix: str = ""):
             yield rel, child
 
 
-def _extracted(kind: str, found) -> Path:
+@lru_cache(maxsize=None)  # once per kind and process
+def _extracted(kind: str) -> Path:
+    import hashlib
+    import shutil
+    import tempfile
     from .diskcache import cache_root
-    files = list(_files(found))
+    files = list(_files(folder(kind)))
     digest = hashlib.sha256()
     for rel, node in files:
         digest.update(rel.encode() + b"\0" + node.read_bytes() + b"\0")
@@ -120,6 +117,8 @@ def _extracted(kind: str, found) -> Path:
 @lru_cache(maxsize=None)
 def _scratch() -> Path:
     import atexit
+    import shutil
+    import tempfile
     folder = Path(tempfile.mkdtemp(prefix="cardforge-resources-"))
     atexit.register(shutil.rmtree, folder, True)
     return folder

@@ -68,6 +68,20 @@ def _tree(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+def test_every_data_file_of_the_package_is_a_resource_kind():
+    """A data file added to the package outside resources.py's folders would be read by a path of
+    its own (and perhaps not shipped): each lies in a kind's folder, and in a checkout the fonts
+    are the top-level folder, the source of truth."""
+    from cardforge import resources
+    package = REPO / "cardforge"
+    folders = {kind: package / sub for kind, sub in resources.KINDS.items()}
+    data = [p for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".py"]
+    assert data and [p for p in data if not any(f in p.parents for f in folders.values())] == []
+    assert resources.path("fonts") == REPO / "fonts"
+    assert resources.path("schemas", "game.schema.json") == package / "frontend/schemas/game.schema.json"
+    assert all(resources.folder(kind).is_dir() for kind in resources.KINDS)
+
+
 def test_the_wheel_carries_every_file_cardforge_reads(dist):
     names = set(zipfile.ZipFile(_wheel(dist)).namelist())
     fonts = {p.name for p in (REPO / "fonts").iterdir() if p.is_file()}
