@@ -11,7 +11,7 @@ from .common import EXIT_CONTENT, EXIT_OK, LAYOUTS_HELP, UsageError, emit, games
 
 def add_game_arguments(sp) -> None:
     """GAME_DIR..., --layouts and --format: the arguments of `check` and `build`."""
-    sp.add_argument("games", nargs="*", metavar="GAME_DIR", help="game folders (default: every game in content/)")
+    sp.add_argument("games", nargs="*", metavar="GAME_DIR", help="game folders (default: the current folder when it holds game.yaml, else every game in content/)")
     sp.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
     sp.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text",
                     help="diagnostics format: text (stderr), json, github (GitHub Actions annotations: workflow "
@@ -65,6 +65,9 @@ def run(args) -> int:
                 if lang is None:
                     refreshed(prep.game)
                 lay_out(prep, report)
+                if lang is not None and not report.has_errors():
+                    from ..frontend.coverage import report_coverage
+                    report_coverage(game, lang, report)
             except ContentError as failure:
                 lay_out_despite(failure, report)
             combined.extend(report)

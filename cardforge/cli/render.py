@@ -16,8 +16,9 @@ SCREEN_DPI = 96  # --zoom 1: the size a browser shows at 100 %
 
 def add(sub) -> None:
     r = sub.add_parser("render", help="one card, token or board face as a PNG")
-    r.add_argument("game", metavar="GAME_DIR", help="the game folder")
-    r.add_argument("piece", metavar="CARD", help="the id of a card, token, board or reference sheet")
+    r.add_argument("names", nargs="+", metavar="[GAME_DIR] CARD",
+                   help="the game folder (default: the current folder when it holds game.yaml, else the only game "
+                        "in content/) and the id of a card, token, board or reference sheet")
     r.add_argument("--side", choices=("front", "back"), default="front")
     size = r.add_mutually_exclusive_group()
     size.add_argument("--zoom", type=float, help=f"scale: 1 is the real size on a screen ({SCREEN_DPI} dpi), 2 twice it")
@@ -28,13 +29,21 @@ def add(sub) -> None:
                    help="the face as a viewer with protanopia, deuteranopia or tritanopia, or a black-and-white "
                         "printer (grey), would see it (access/vision.py)")
     r.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
-    r.add_argument("--out", type=Path, help="the PNG to write (default: <CARD>-<side>.png in the current folder)")
+    r.add_argument("--out", type=Path, help="the PNG to write (default: <CARD>-<side>.png in the current folder; "
+                   "build/render/ in the game's own folder)")
     r.set_defaults(func=run)
 
 
 def run(args) -> int:
     from ..output.raster import Face, face_images
-    game_dir = games([args.game])[0]
+    if len(args.names) > 2:
+        raise UsageError(f"render takes a game folder and one card id, not {len(args.names)} names: "
+                         + " ".join(args.names))
+    *game, args.piece = args.names
+    found = games(game)
+    if len(found) != 1:
+        raise UsageError("name the game: cardforge render GAME_DIR " + args.piece)
+    game_dir = found[0]
     dpi = args.zoom * SCREEN_DPI if args.zoom is not None else (args.dpi or 300)
     if not 10 <= dpi <= 1200:
         raise UsageError(f"{'--zoom %g' % args.zoom if args.zoom is not None else '--dpi %g' % dpi} asks for "
@@ -61,6 +70,8 @@ def run(args) -> int:
         png = simulate_png(png, args.view)
         seen = f", as {VIEW_NAMES[args.view]} sees it"
     out = args.out or Path(f"{piece.id}-{args.side}{'-' + args.view if args.view else ''}.png")
+    if args.out is None and game_dir.resolve() == Path.cwd().resolve():
+        out = Path("build") / "render" / out  # not among the game's own files, which check reads
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_bytes(png)

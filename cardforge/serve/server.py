@@ -222,6 +222,16 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Cross-Origin-Resource-Policy", "same-origin")
         super().end_headers()
 
+    # A HEAD request (curl -I, link checkers) gets the headers a GET would, and no body.
+    head_only = False
+
+    def do_HEAD(self) -> None:  # noqa: N802 - the http.server API
+        self.head_only = True
+        try:
+            self.do_GET()
+        finally:
+            self.head_only = False
+
     def do_GET(self) -> None:  # noqa: N802 - the http.server API
         preview = self.server.preview
         path = unquote(urlsplit(self.path).path)
@@ -266,13 +276,14 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send(self, body: bytes, kind: str, cache: bool = False) -> None:
         self._head(kind, len(body), cache)
-        self.wfile.write(body)
+        if not self.head_only:
+            self.wfile.write(body)
 
     def _send_file(self, fd: int, kind: str) -> None:
         with open(fd, "rb") as file:
             size = os.fstat(fd).st_size
             self._head(kind, size)
-            while size > 0:  # in pieces: a big PDF is not held in memory whole
+            while size > 0 and not self.head_only:  # in pieces: a big PDF is not held in memory whole
                 chunk = file.read(min(size, 1 << 20))
                 if not chunk:
                     break
@@ -284,6 +295,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
+        if self.head_only:
+            return
         server, preview = self.server, self.server.preview
         server.connections.mark(self.connection, STREAMING)
         seen, quiet = -1, 0.0
