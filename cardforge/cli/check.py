@@ -13,7 +13,9 @@ def add_game_arguments(sp) -> None:
     """GAME_DIR..., --layouts and --format: the arguments of `check` and `build`."""
     sp.add_argument("games", nargs="*", metavar="GAME_DIR", help="game folders (default: the current folder when it holds game.yaml, else every game in content/)")
     sp.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
-    sp.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics format")
+    sp.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text",
+                    help="diagnostics format: text (stderr), json, github (GitHub Actions annotations: workflow "
+                         "commands) or sarif (SARIF 2.1.0, for code scanning), on stdout")
     sp.add_argument("--lang", metavar="LANG", help="a language the game lists under 'languages:' (its overlay "
                     "from translations/LANG/ replaces the fields it translates), several (de,fr), or 'all': the source "
                     "and every language")
@@ -93,7 +95,7 @@ def run(args) -> int:
                 lay_out_despite(failure, report)
             combined.extend(report)
     emit(combined, args.format)
-    if args.format != "json" and not combined.items:
+    if args.format == "text" and not combined.items:
         print("ok: no problems found", file=sys.stderr)
     failed = combined.has_errors() or (args.strict and combined.warnings)
     return EXIT_CONTENT if failed else EXIT_OK
