@@ -28,6 +28,7 @@ KINDS = {  # kind -> its folder inside the package
     "schemas": "frontend/schemas",
     "layouts": "layout/common",
     "serve": "serve",
+    "profiles": "profiles",  # CMYK output profiles (output/printcolor.py; tools/build_profiles.py)
 }
 CHECKOUT = {"fonts": "fonts"}  # kinds whose source of truth is a top-level folder of the repository
 _HERE = Path(__file__).resolve().parent

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-PROFILES_DIR = Path(__file__).resolve().parent.parent / "profiles"
 
 
 @dataclass(frozen=True)
@@ -28,7 +27,8 @@ class Profile:
 
     @property
     def path(self) -> Path:
-        return PROFILES_DIR / f"{self.name}.icc"
+        from .. import resources
+        return resources.path("profiles", f"{self.name}.icc")
 
 
 PROFILES = {
