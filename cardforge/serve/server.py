@@ -26,10 +26,10 @@ import threading
 import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from importlib import resources
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from .. import resources
 from ..access.vision import VIEWS
 from ..interrupt import held, in_child
 from .connections import ANSWERING, IO_SECONDS, STREAMING, Connections
@@ -186,7 +186,7 @@ def _builder_loop(conn, game_dir: str, layouts_dir: str | None, out_dir: str, pa
 
 
 def page_html() -> bytes:
-    return resources.files("cardforge.serve").joinpath("page.html").read_bytes()
+    return resources.read_bytes("serve", "page.html")
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -221,6 +221,16 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Cross-Origin-Resource-Policy", "same-origin")
         super().end_headers()
+
+    # A HEAD request (curl -I, link checkers) gets the headers a GET would, and no body.
+    head_only = False
+
+    def do_HEAD(self) -> None:  # noqa: N802 - the http.server API
+        self.head_only = True
+        try:
+            self.do_GET()
+        finally:
+            self.head_only = False
 
     def do_GET(self) -> None:  # noqa: N802 - the http.server API
         preview = self.server.preview
@@ -266,13 +276,14 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send(self, body: bytes, kind: str, cache: bool = False) -> None:
         self._head(kind, len(body), cache)
-        self.wfile.write(body)
+        if not self.head_only:
+            self.wfile.write(body)
 
     def _send_file(self, fd: int, kind: str) -> None:
         with open(fd, "rb") as file:
             size = os.fstat(fd).st_size
             self._head(kind, size)
-            while size > 0:  # in pieces: a big PDF is not held in memory whole
+            while size > 0 and not self.head_only:  # in pieces: a big PDF is not held in memory whole
                 chunk = file.read(min(size, 1 << 20))
                 if not chunk:
                     break
@@ -284,6 +295,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
+        if self.head_only:
+            return
         server, preview = self.server, self.server.preview
         server.connections.mark(self.connection, STREAMING)
         seen, quiet = -1, 0.0
