@@ -92,7 +92,7 @@ def test_no_import_cycles():
 # Modules that name each other's types only in annotations: not a cycle at run time, but two
 # modules that cannot be read apart.  No other may appear (render/face.py and render/replay.py
 # were one, until the type both name, Piece, got a module of its own: render/piece.py).
-ANNOTATION_CYCLES_LEFT = [["cardforge.output.pages", "cardforge.output.pdf", "cardforge.output.truescale"]]
+ANNOTATION_CYCLES_LEFT: list[list[str]] = []  # pages/pdf/truescale broken by output/page.py (issue 45)
 
 
 def test_no_new_import_cycles_through_annotations():

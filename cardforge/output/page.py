@@ -5,10 +5,7 @@ planning -> writer -> page."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
-
-if TYPE_CHECKING:
-    from .pdf import Writer
+from typing import Any, Callable
 
 
 @dataclass(frozen=True)
@@ -39,7 +36,7 @@ class Page:
     height: float
     section: str  # cards, boards, tokens, references (or cover)
     label: str  # shown in the footer and, for a component's first page, in the contents
-    draw: Callable[["Writer", int], None]
+    draw: Callable[[Any, int], None]  # (the writer of pdf.py, which imports this module; the page number)
     scale_bar: bool = True
     name: str = ""  # the deck, board or sheet on it, as the kit's contents list it
     names: list[str] | None = None  # every deck on it, where several share the page (pack.py)
