@@ -1,0 +1,54 @@
+"""Art that fits the game, as the player sees it: each Bombs Away! aircraft card draws the
+silhouette of its airframe (propeller fighters are single-engine, the Mosquito, B-26 and Ju 88
+twin-engine, the heavies four-engine, only the Me 262 a jet), the side by an emblem's shape
+(roundel, star, cross), and every event card draws art. Read from the kit manifest's frames."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import REPO
+from cardforge.cli import main
+
+GAME = REPO / "content" / "bombs-away"
+
+
+@pytest.fixture(scope="module")
+def cards(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ba-art")
+    assert main(["build", str(GAME), "--paper", "a4", "--out", str(out)]) == 0
+    manifest = json.loads(next(out.rglob("bombs-away-cards-a4.manifest.json")).read_text())
+    return manifest["cards"]
+
+
+def _icons(card, frame_name):
+    return [name for f in card["frames"] if f["name"] == frame_name for name in f.get("icons", {})]
+
+
+EXPECTED = {"P47D": "single-engine", "P51B": "single-engine", "FW190A": "single-engine", "Me109G": "single-engine",
+            "Spitfire IX": "single-engine", "Mosquito VI": "twin-engine", "B26B": "twin-engine", "Ju88C": "twin-engine",
+            "Me110G": "twin-engine", "B17F": "four-engine", "Lancaster I": "four-engine", "Me262A": "jet",
+            "Me163B": "rocket"}
+
+
+def test_each_aircraft_shows_its_airframe_and_its_side_by_shape(cards):
+    fronts = {}
+    for card in cards:
+        if card["deck"] in ("allied-planes", "axis-planes") and any(f["name"] == "picture" for f in card["frames"]):
+            name = next(f["text"] for f in card["frames"] if f["name"] == "name")
+            fronts[name] = card
+    assert {name: _icons(fronts[name], "picture") for name in EXPECTED} == {n: [i] for n, i in EXPECTED.items()}
+    assert not [n for n, c in fronts.items() if "jet" in _icons(c, "picture") and n != "Me262A"]
+    emblems = {c["deck"]: set() for c in fronts.values()}
+    for c in fronts.values():
+        emblems[c["deck"]].update(_icons(c, "emblem"))
+    assert emblems == {"allied-planes": {"roundel", "star"}, "axis-planes": {"cross"}}
+
+
+def test_every_event_card_has_art(cards):
+    events = [c for c in cards if c["deck"] == "events" and any(f["name"] == "headline" for f in c["frames"])]
+    assert len(events) >= 50
+    assert [c["card"] for c in events if not _icons(c, "art")] == []
+    combat = next(c for c in events if c["card"] == "kammhuber-line")
+    assert _icons(combat, "art") == ["dogfight"]
