@@ -153,6 +153,13 @@ frames:
 """
 
 
+# `diff` and `--errata` read the game's history from git: what a build writes is not part of it.
+GITIGNORE = """\
+# What cardforge builds: made again by `cardforge build`, never edited by hand.
+build/
+"""
+
+
 def new_game(folder: Path, name: str | None = None) -> list[Path]:
     """Write a new game into `folder` (which must not exist, or be empty); the files written."""
     folder = Path(folder)
@@ -172,6 +179,7 @@ def new_game(folder: Path, name: str | None = None) -> list[Path]:
         "rules.yaml": RULES.format(id=game_id, name=name.replace('"', "")),
         "layouts/front.yaml": FRONT.format(),
         "layouts/back.yaml": BACK.format(),
+        ".gitignore": GITIGNORE,
     }
     written = []
     for rel, text in files.items():

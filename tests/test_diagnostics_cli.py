@@ -38,7 +38,7 @@ CASES = {
     "broken-yaml": (
         dict(cards_yaml=BROKEN_YAML),
         f"{CARDS}:7:{_col(BROKEN_YAML, 7, ': the')}: error[E-YAML]: "
-        "YAML syntax error: mapping values are not allowed here"),
+        "this text holds ': ', which YAML reads as the start of another key"),
     "duplicate-key": (
         dict(cards_yaml=DUPLICATE_KEY),
         f"{CARDS}:6:5: error[E-DUPLICATE-KEY]: duplicate key 'title' (first defined at line 3)"),
@@ -191,7 +191,8 @@ def test_check_writes_nothing(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (("build", "nope", "--out", "out"), "cardforge: error: nope is not a game folder (it has no game.yaml)"),
     (("build", "--out", "out"),
-     "cardforge: error: no game given and no content/<game>/game.yaml under the current folder"),
+     "cardforge: error: no game given: run this in a game's folder (the one with game.yaml), name the folder "
+     "(cardforge build mygame), or run it beside a content/ folder of games"),
     (("check", "nope"), "cardforge: error: nope is not a game folder (it has no game.yaml)"),
 ], ids=["missing-folder", "no-content", "check-missing-folder"])
 def test_usage_errors_exit_2(tmp_path, args, message):

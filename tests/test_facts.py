@@ -162,6 +162,10 @@ FINDINGS = {
         {"game": ('"Allied Deploys Forces face down"', '"Allied Builds Forces"')},
         ["tiny/game.yaml:31:29: error[TT-TURN]: board 'mat' sequence: step '2': text is 'Allied Builds Forces', "
          "which does not say 'Allied Deploys Forces' as the rulebook does"]),
+    "the rulebook's words as whole words, not inside others (a cost of 14 does not say 4)": (
+        {"game": ('"Allied Deploys Forces face down"', '"Allied Deploys Forcesless"')},
+        ["tiny/game.yaml:31:29: error[TT-TURN]: board 'mat' sequence: step '2': text is 'Allied Deploys "
+         "Forcesless', which does not say 'Allied Deploys Forces' as the rulebook does"]),
     "the cards of a group, and a list in one card": (
         {"crew": ("position: 3, steps: [draw, act, score]", "position: 4, steps: [draw, score, act]")},
         ["tiny/cards/crew.yaml:2:41: error[TT-POSITIONS]: group 'crew': row 'Pilot': position is 4, but the "

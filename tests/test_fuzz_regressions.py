@@ -171,7 +171,7 @@ cards:
 def test_a_series_number_too_large_is_a_schema_error_at_the_number(tmp_path):
     # fuzz seed 11805: `from: 1e308` passed the schema's integer (a whole float) and failed in Card.copy_context
     assert only_error(tmp_path, cards_yaml=SERIES_CARDS % ("1.0e+308", "16")) == (
-        "content/tiny/cards/cards.yaml:5:20: error[E-SCHEMA]: 1e+308 is greater than the maximum of 1000000")
+        "content/tiny/cards/cards.yaml:5:20: error[E-SCHEMA]: card 'marker', field 'series.from': 1e+308 is greater than the maximum of 1000000")
 
 
 def test_a_series_that_runs_backwards_is_an_error_at_the_series(tmp_path):

@@ -76,33 +76,59 @@ def test_duplicate_key_is_an_error_at_the_second_key(tmp_path):
     assert doc.data["cards"][0]["title"] == "First"
 
 
-@pytest.mark.parametrize("text, line, col, message", [
+P = "(the YAML parser says: "
+
+
+@pytest.mark.parametrize("text, line, col, message, help_", [
     ("cards:\n  - id: alpha\n    title: A: B\n", 3, 13,
-     "YAML syntax error: mapping values are not allowed here"),
+     "this text holds ': ', which YAML reads as the start of another key",
+     f'put the text in quotes: title: "A: B" {P}mapping values are not allowed here)'),
     ("cards:\n  - id: alpha\n    title: A\n   text: bad\n", 4, 4,
-     "YAML syntax error: expected <block end>, but found '<block mapping start>' (while parsing a block collection)"),
+     "this line's indentation does not match the lines above it",
+     "indent it like its neighbours: list items ('- ') line up, and a card's keys line up under its first key "
+     f"{P}expected <block end>, but found '<block mapping start>', while parsing a block collection)"),
+    ("cards:\n  - id: alpha\n    title: A\n     cost: 2\n", 4, 6,
+     "this key is indented deeper than the keys beside it",
+     f"give it the same indentation as the key on the line above {P}mapping values are not allowed here)"),
     ("cards:\n\t- id: alpha\n", 2, 1,
-     "YAML syntax error: found character '\\t' that cannot start any token (while scanning for the next token)"),
+     "a tab indents this line; YAML indents with spaces only",
+     f"replace the tab with spaces {P}found character '\\t' that cannot start any token, "
+     "while scanning for the next token)"),
+    ("cards:\n  - id: alpha\n    title A\n    cost: 2\n", 3, 5,
+     "this line has no ':' after its key",
+     f"write it as 'key: value' {P}could not find expected ':', while scanning a simple key)"),
+    ("cards:\n  - id: alpha\n    text: 'it's here'\n", 3, 11,
+     "the text quoted with ' ends at the ' inside it",
+     "write the text in double quotes, or write each ' inside it twice ('') "
+     f"{P}expected <block end>, but found '<scalar>', while parsing a block mapping)"),
+    ('cards:\n  - id: alpha\n    text: "Deal 3\n  - id: beta\n    cost: 2\n    text: "ok"\n', 3, 11,
+     'the quote " opened here is not closed on its line, so the text runs on to the " on line 6',
+     f'end the text with " on this line {P}expected <block end>, but found \'<scalar>\', while parsing a block mapping)'),
+    ('cards:\n  - id: alpha\n    text: "Deal 3\n', 3, 11,
+     'the quote " opened here is never closed',
+     f'end the text with " on the same line {P}found unexpected end of stream, while scanning a quoted scalar)'),
     ("cards:\n  - id: alpha\n---\ncards: []\n", 3, 1,
-     "YAML syntax error: but found another document (expected a single document in the stream)"),
-], ids=["colon-in-value", "bad-indent", "tab", "two-documents"])
-def test_syntax_error_points_at_the_problem(tmp_path, text, line, col, message):
+     "YAML syntax error: but found another document (expected a single document in the stream)",
+     "check indentation, colons and quotes on this line and the one above"),
+], ids=["colon-in-value", "bad-indent", "deeper-key", "tab", "no-colon", "quote-inside-quote",
+        "quote-runs-on", "quote-never-closed", "two-documents"])
+def test_syntax_error_says_what_to_do_where_the_mistake_is(tmp_path, text, line, col, message, help_):
     doc, report = load(tmp_path, text)
     assert doc is None
     diag = only_error(report)
     assert (diag.code, where(diag.position), diag.message) == ("E-YAML", (line, col), message)
-    assert diag.help == "check indentation, colons and quotes on this line and the one above"
+    assert diag.help == help_
 
 
 def test_syntax_error_is_rendered_with_the_source_line_and_a_caret(tmp_path):
     _, report = load(tmp_path, "cards:\n  - id: alpha\n    title: A: B\n")
     lines = report.items[0].render(root=tmp_path).splitlines()
     assert lines == [
-        "doc.yaml:3:13: error[E-YAML]: YAML syntax error: mapping values are not allowed here",
+        "doc.yaml:3:13: error[E-YAML]: this text holds ': ', which YAML reads as the start of another key",
         "  |",
         "3 |     title: A: B",
         "  |             ^",
-        "  = help: check indentation, colons and quotes on this line and the one above",
+        '  = help: put the text in quotes: title: "A: B" (the YAML parser says: mapping values are not allowed here)',
     ]
 
 

@@ -503,6 +503,10 @@ RULES_FILE_CASES = {
     "expression does not parse": (
         '    assert: "count(same) == 1"\n', '    assert: "count(same) == = 1"\n',
         ('assert: "count(same) == = 1"', '"'), "E-RULES-EXPR", "expression does not parse: unexpected '='"),
+    "a single '=' in a comparison": (
+        '    assert: "count(same) == 1"\n', '    assert: "count(same) = 1"\n',
+        ('assert: "count(same) = 1"', '= 1'), "E-RULES-EXPR",
+        "'=' does not compare: an expression tests equality with '=='"),
     "field no card has": (
         "    assert: \"card.mission != 'base'\"", "    assert: \"card.misson != 'base'\"",
         ("card.misson", "card.misson"), "E-RULES-FIELD", "no card of group 'ongoing_events' has a field 'misson'"),

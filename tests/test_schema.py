@@ -72,8 +72,9 @@ def test_value_below_minimum(tmp_path, check):
     [diag] = check_json(check)
     assert (diag["file"], diag["line"], diag["col"], diag["code"]) == ("content/tiny/cards/cards.yaml", 9, 11,
                                                                         "E-SCHEMA")
-    assert diag["message"] == "-1 is less than the minimum of 0"
+    assert diag["message"] == "card 'beta', field 'cost': -1 is less than the minimum of 0"
     assert diag["pointer"] == "/cards/1/cost"
+    assert diag["help"] == "'cost' takes a whole number of at least 0"
 
 
 def test_missing_required_key(tmp_path, check):

@@ -185,6 +185,62 @@ def test_the_page_follows_edits_and_errors_without_a_reload(served):
             browser.close()
 
 
+def _pixels(png: bytes):
+    from PIL import Image
+    import io
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def test_the_server_shows_a_face_as_others_see_it(served):
+    """/image/KEY.png?view=grey: every pixel grey; ?view=deutan: what a deuteranope sees, which is
+    not the picture in colour; an unknown view is a 400 that says which views there are."""
+    _game, server = served
+    key = "card/bombardier/front"
+    colour = urllib.request.urlopen(f"{server.url}/image/{key}.png?v=1").read()
+    grey = _pixels(urllib.request.urlopen(f"{server.url}/image/{key}.png?v=1&view=grey").read())
+    assert grey.size == _pixels(colour).size
+    assert grey.getchannel("R").tobytes() == grey.getchannel("G").tobytes() == grey.getchannel("B").tobytes()
+    deutan = urllib.request.urlopen(f"{server.url}/image/{key}.png?v=1&view=deutan").read()
+    assert deutan != colour
+    from cardforge.access.vision import simulate_png
+    assert _pixels(deutan).tobytes() == _pixels(simulate_png(colour, "deutan")).tobytes()
+    try:
+        urllib.request.urlopen(f"{server.url}/image/{key}.png?view=sepia")
+        raise AssertionError("an unknown view was answered")
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 400
+        assert "protan, deutan, tritan, grey" in exc.read().decode()
+
+
+def test_the_page_shows_every_face_as_the_chosen_viewer_sees_it(served):
+    executable = _chromium()
+    playwright = pytest.importorskip("playwright.sync_api")
+    _game, server = served
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(server.url)
+            selector = '.face[data-key="card/bombardier/front"] img'
+            page.wait_for_selector(selector)
+            assert "view=" not in page.locator(selector).get_attribute("src")
+            page.select_option("#view", "grey")
+            page.wait_for_function(f"document.querySelector({json.dumps(selector)}).src.includes('view=grey')")
+            page.wait_for_function(f"(i => i.complete && i.naturalWidth > 0)(document.querySelector({json.dumps(selector)}))")
+            # the picture the browser shows is the grey one: draw it on a canvas and read it back
+            grey = page.evaluate("""(sel) => { const i = document.querySelector(sel), c = document.createElement('canvas');
+                c.width = i.naturalWidth; c.height = i.naturalHeight; const x = c.getContext('2d'); x.drawImage(i, 0, 0);
+                const d = x.getImageData(0, 0, c.width, c.height).data; let off = 0;
+                for (let k = 0; k < d.length; k += 4) if (d[k] !== d[k + 1] || d[k + 1] !== d[k + 2]) off++;
+                return off; }""", selector)
+            assert grey == 0
+            assert page.locator(".face img[src*='view=grey']").count() == page.locator(".face img").count()
+            page.select_option("#view", "")
+            page.wait_for_function(f"!document.querySelector({json.dumps(selector)}).src.includes('view=')")
+        finally:
+            browser.close()
+
+
 def test_watch_rebuilds_the_pdfs_after_a_save_and_prints_the_diagnostics(tmp_path):
     game = _copy_bomber(tmp_path)
     out = tmp_path / "out"
@@ -211,8 +267,8 @@ def test_watch_rebuilds_the_pdfs_after_a_save_and_prints_the_diagnostics(tmp_pat
         time.sleep(0.5)
         _edit(game / "cards" / "crew.yaml", "    position: 2\n", "    position: 13\n")
         until("build failed in")
-        assert any("cards/crew.yaml:51:15: error[E-SCHEMA]: 13 is greater than the maximum of 10" in line
-                   for line in lines)
+        assert any("cards/crew.yaml:51:15: error[E-SCHEMA]: card '" in line
+                   and "field 'position': 13 is greater than the maximum of 10" in line for line in lines)
         assert pdf.read_bytes() == first  # a failed build leaves the PDFs as they were
         _edit(game / "cards" / "crew.yaml", "    position: 13\n", "    position: 2\n")
         _edit(game / "cards" / "crew.yaml", "Without looking, discard", "Without peeking, discard")

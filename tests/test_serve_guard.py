@@ -48,6 +48,20 @@ def test_answers_forbid_other_sites_to_embed_them(server):
     assert "cross-origin-resource-policy: same-origin" in head and "x-content-type-options: nosniff" in head
 
 
+def test_head_answers_with_the_headers_of_get_and_no_body(server):
+    # `curl -I`: once 501 Not Implemented
+    for path, kind in (("/", "text/html"), ("/api/state", "application/json"), ("/pdf/tiny-kit-a4.pdf", "application/pdf")):
+        answer = server.raw(f"HEAD {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
+        head, _, body = answer.partition(b"\r\n\r\n")
+        lines = head.decode().lower().splitlines()
+        assert lines[0].startswith("http/1.0 200"), (path, lines[0])
+        assert f"content-type: {kind}" in head.decode().lower(), path
+        length = int(next(line for line in lines if line.startswith("content-length:")).split(":")[1])
+        assert length == len(server.get(path)[1]) and body == b"", path
+    missing = server.raw(f"HEAD /nothing HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
+    assert missing.startswith(b"HTTP/1.0 404") and missing.endswith(b"\r\n\r\n")
+
+
 def test_a_symbolic_link_out_of_the_build_folder_is_refused(server):
     assert "link-out.pdf" not in server.state()["pdfs"]
     for path in ("/pdf/link-out.pdf", "/pdf/..%2Fsecret.pdf", "/pdf/../secret.pdf"):

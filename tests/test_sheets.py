@@ -135,7 +135,7 @@ def test_csv_errors_are_all_reported_with_their_cells(tmp_path):
     assert [line for line in result.stderr.splitlines() if "error[" in line] == [
         "content/tiny/cards/cards.csv:C2: error[E-SCHEMA]: 'three' is not a whole number (column 'cost')",
         "content/tiny/cards/cards.csv:A3: error[E-SCHEMA]: missing required key 'title'",
-        "content/tiny/cards/cards.csv:C3: error[E-SCHEMA]: -1 is less than the minimum of 0"]
+        "content/tiny/cards/cards.csv:C3: error[E-SCHEMA]: card 'b', field 'cost': -1 is less than the minimum of 0"]
     assert "  = help: fill in the column 'title' for this card (add the column if the sheet has none)" in result.stderr
 
 

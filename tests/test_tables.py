@@ -132,7 +132,7 @@ def test_rows_are_validated_like_cards_at_their_line(tmp_path, capsys, monkeypat
     path = game_dir(tmp_path, game=bad, speed=SPEED.replace("tracked: 13", "tracked: fast"))
     code, lines = check(path, capsys, monkeypatch)
     assert code == 1
-    assert any(line.startswith(where(path, "game.yaml", "-9") + ": error[E-SCHEMA]: -9 is less than the minimum")
+    assert any(line.startswith(where(path, "game.yaml", "-9") + ": error[E-SCHEMA]: 'tables.weapons.rows[1].weight': -9 is less than the minimum of 0")
                for line in lines), lines
     assert f"{where(path, 'game.yaml', 'colour')}: error[E-SCHEMA]: unknown key 'colour'" in lines
     assert any(line.startswith(where(path, "tables/speed.yaml", "fast") + ": error[E-SCHEMA]: expected integer")

@@ -43,6 +43,9 @@ def add(sub) -> None:
                    "unless --out is given, so the full kit stays as it was)")
     b.add_argument("--outline", action="store_true", help="draw frame boxes, the safe zone, the trim and the bleed "
                    "over every face (into build/preview/ unless --out is given)")
+    b.add_argument("--ink-saver", action="store_true", help="the kit for home printers, most of its ink left out: "
+                   "backgrounds become paper with a coloured edge, backs an outline and an emblem "
+                   "(<game>-kit-inksaver-a4.pdf, beside the full-colour kit)")
     b.add_argument("--out", help="output folder (default: build/); each game gets a subfolder")
     b.add_argument("--jobs", "-j", type=count, default=None, metavar="N",
                    help="processes drawing games and papers at once (default: one per core)")
@@ -79,6 +82,8 @@ def offset(text: str | None) -> tuple[float, float]:
 def run(args) -> int:
     if args.lang is not None and (args.errata is not None or args.target != "kit"):
         raise UsageError("--lang builds the home-print kit of each language; leave out --errata and --target")
+    if args.ink_saver and (args.errata is not None or args.target != "kit"):
+        raise UsageError("--ink-saver builds the home-print kit with less ink; leave out --errata and --target")
     if args.errata is not None:
         return run_errata(args)
     if args.target == "printshop":
@@ -101,7 +106,8 @@ def run(args) -> int:
     if args.only:
         _check_only(found, args.only)
     jobs = [Job(game, out_folder(out, game), paper, args.mode, args.layouts, flip=args.flip, back_offset=back_offset,
-                imposition=args.imposition, lang=lang, only=args.only, outline=args.outline)
+                imposition=args.imposition, lang=lang, only=args.only, outline=args.outline,
+                ink_saver=args.ink_saver)
             for game in found for lang in languages_of(game, args.lang) for paper in papers]
     label = found[0].name if len(found) == 1 else f"{len(found)} games"
     for result in build_all(jobs, ProgressBar(label), workers=args.jobs):

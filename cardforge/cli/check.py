@@ -11,7 +11,7 @@ from .common import EXIT_CONTENT, EXIT_OK, LAYOUTS_HELP, UsageError, emit, games
 
 def add_game_arguments(sp) -> None:
     """GAME_DIR..., --layouts and --format: the arguments of `check` and `build`."""
-    sp.add_argument("games", nargs="*", metavar="GAME_DIR", help="game folders (default: every game in content/)")
+    sp.add_argument("games", nargs="*", metavar="GAME_DIR", help="game folders (default: the current folder when it holds game.yaml, else every game in content/)")
     sp.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
     sp.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics format")
     sp.add_argument("--lang", metavar="LANG", help="a language the game lists under 'languages:' (its overlay "

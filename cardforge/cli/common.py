@@ -14,7 +14,7 @@ from ..units import MODES, PAPERS  # not from output/: `check` loads no PDF code
 
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
 LAYOUTS_HELP = "the layouts library (default: layouts/ beside content/)"
-GAME_HELP = "the game folder (default: the only game in content/)"
+GAME_HELP = "the game folder (default: the current folder when it holds game.yaml, else the only game in content/)"
 __all__ = ["EXIT_OK", "EXIT_CONTENT", "EXIT_USAGE", "LAYOUTS_HELP", "GAME_HELP", "MODES", "PAPERS", "GAME_FILE",
            "UsageError", "out_folder", "games", "one_game", "emit", "ProgressBar", "watched"]
 
@@ -42,10 +42,13 @@ def games(paths: list[str]) -> list[Path]:
             if not (game / GAME_FILE).is_file():
                 raise UsageError(f"{game} is not a game folder (it has no {GAME_FILE})")
         return found
+    if Path(GAME_FILE).is_file():  # run from the game's own folder, as a designer does
+        return [Path(".")]
     content = Path("content")
     found = sorted(p for p in content.glob("*") if (p / GAME_FILE).is_file()) if content.is_dir() else []
     if not found:
-        raise UsageError("no game given and no content/<game>/game.yaml under the current folder")
+        raise UsageError(f"no game given: run this in a game's folder (the one with {GAME_FILE}), name the "
+                         "folder (cardforge build mygame), or run it beside a content/ folder of games")
     return found
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Position, Report
+from .yamlerrors import explain
 from .jsonload import (NONCHARACTER_HELP, NUMBER_HELP, load_json, noncharacter, noncharacter_message,
                        pointer_join)  # noqa: F401  (pointer_join: used across the front end)
 
@@ -318,9 +319,13 @@ def parse_yaml(doc: Document, text: str, report: Report) -> bool:
                 return False
             node = yaml.compose(text, Loader=yaml.SafeLoader)
         except yaml.MarkedYAMLError as exc:
+            problem = exc.problem or "invalid YAML"
+            plain = explain(problem, exc.context, exc.problem_mark, exc.context_mark, text.splitlines())
+            if plain is not None:
+                report.error("E-YAML", plain.message, Position(path, plain.line, plain.col), help=plain.help)
+                return False
             mark = exc.problem_mark or exc.context_mark
             pos = Position(path, mark.line + 1, mark.column + 1) if mark else Position(path, 1, 1)
-            problem = exc.problem or "invalid YAML"
             context = f" ({exc.context})" if exc.context else ""
             report.error("E-YAML", f"YAML syntax error: {problem}{context}", pos,
                          help="check indentation, colons and quotes on this line and the one above")

@@ -259,7 +259,85 @@ def _report_error(error: ValidationError, doc: Document, report: Report, base: s
         report.error("E-SCHEMA", f"expected {expected}, got {_json_type(error.instance)}{_short(error.instance)}",
                      where, pointer=pointer)
         return
+    bound = _out_of_bounds(error)
+    if bound is not None:
+        message, help_ = bound
+        subject = _subject(doc, pointer)
+        field = pointer.rsplit("/", 1)[-1]
+        if help_.startswith("it takes") and field and not field.isdigit():
+            help_ = f"'{field}' takes" + help_[len("it takes"):]
+        report.error("E-SCHEMA", f"{subject}: {message}" if subject else message, where, pointer=pointer, help=help_)
+        return
     report.error("E-SCHEMA", _plain(error), where, pointer=pointer)
+
+
+# -- out of bounds, in the designer's terms --------------------------------------------------------
+# "9 is greater than the maximum of 5" names neither the card nor the field: the message says whose
+# value it is (card 'heavy-blow', field 'cost') and the help line what the field takes.
+
+def _subject(doc: Document, pointer: str) -> str:
+    """Whose value is at `pointer`: "card 'x', field 'cost'" inside a card with an id, else the key."""
+    value: Any = doc.data
+    card, path = None, []
+    for part in [p.replace("~1", "/").replace("~0", "~") for p in pointer.strip("/").split("/") if p]:
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+            path.append(part)
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+            path.append(f"[{part}]")
+        else:
+            break
+        if isinstance(value, dict) and isinstance(value.get("id"), str):
+            card, path = value["id"], []
+    field = ".".join(path).replace(".[", "[")
+    if card is not None:
+        return f"card '{card}', field '{field}'" if field else f"card '{card}'"
+    return f"'{field}'" if field else ""
+
+
+def _number(value: Any) -> str:
+    return str(int(value)) if isinstance(value, float) and value.is_integer() and abs(value) < 1e15 else str(value)
+
+
+def _takes(schema: dict) -> str:
+    """What a number's schema allows, as a designer says it: 'a whole number from 0 to 5'."""
+    kind = "a whole number" if schema.get("type") == "integer" else "a number"
+    low, high = schema.get("minimum"), schema.get("maximum")
+    if low is not None and high is not None:
+        return f"{kind} from {_number(low)} to {_number(high)}"
+    if low is not None:
+        return f"{kind} of at least {_number(low)}"
+    if high is not None:
+        return f"{kind} of at most {_number(high)}"
+    above, below = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
+    parts = ([f"above {_number(above)}"] if above is not None else []) + \
+        ([f"below {_number(below)}"] if below is not None else [])
+    return f"{kind} {' and '.join(parts)}" if parts else kind
+
+
+def _out_of_bounds(error: ValidationError) -> tuple[str, str] | None:
+    kind, value, limit = error.validator, error.instance, error.validator_value
+    if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        words = {"minimum": "less than the minimum of", "maximum": "greater than the maximum of",
+                 "exclusiveMinimum": "not above", "exclusiveMaximum": "not below"}[kind]
+        return f"{_number(value)} is {words} {_number(limit)}", f"it takes {_takes(error.schema)}"
+    if kind in ("minLength", "maxLength") and isinstance(value, str):
+        longest = error.schema.get("maxLength")
+        shortest = error.schema.get("minLength")
+        takes = (f"from {shortest} to {longest} characters" if shortest is not None and longest is not None
+                 else f"at most {longest} characters" if longest is not None else f"at least {shortest} characters")
+        return (f"the text is {len(value)} characters long, {'more' if kind == 'maxLength' else 'fewer'} than "
+                f"the {'most' if kind == 'maxLength' else 'fewest'} it takes, {limit}"), f"write {takes}"
+    if kind in ("minItems", "maxItems") and isinstance(value, list):
+        return (f"the list has {len(value)} entries, {'more' if kind == 'maxItems' else 'fewer'} than "
+                f"the {'most' if kind == 'maxItems' else 'fewest'} it takes, {limit}"), \
+            f"give it {'at most' if kind == 'maxItems' else 'at least'} {limit}"
+    if kind == "multipleOf":
+        return f"{_number(value)} is not a multiple of {_number(limit)}", f"use a multiple of {_number(limit)}"
+    if kind == "const":
+        return f"{value!r} must be {limit!r}", f"write {limit!r}"
+    return None
 
 
 def _closest(error: ValidationError) -> ValidationError | None:

@@ -29,6 +29,7 @@ from .lock import OutputLock
 from .pdfcopy import Unsupported, copy_pages, open_kit, same_pages
 from .replace import Replacement
 from .guide import guide_pages
+from .ink import page_coverage
 from .sheets import duplex_pages, lower_bound
 
 
@@ -132,8 +133,10 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
     sections = plan_sections(prep, options, report)
     if report.has_errors() or not sections:
         return []
-    final = lambda name: out_dir / f"{prep.game.id}-{name}-{options.paper}{options.suffix}.pdf"  # noqa: E731
-    title = lambda name: f"{prep.game.name} - {name} ({options.paper.upper()}, {options.mode})"  # noqa: E731
+    variant = "-inksaver" if getattr(prep, "ink_saver", False) else ""  # build --ink-saver (inksaver.py)
+    final = lambda name: out_dir / f"{prep.game.id}-{name}{variant}-{options.paper}{options.suffix}.pdf"  # noqa: E731
+    title = lambda name: f"{prep.game.name} - {name}{', ink saver' if variant else ''} " \
+                         f"({options.paper.upper()}, {options.mode})"  # noqa: E731
     staged: list[tuple[Path, Path]] = []
     verifier = Verifier(prep, report, fresh=True)
     try:
@@ -148,6 +151,8 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
                                    imposition=options.imposition, provenance=provenance(prep.game))
             if prep.game.lang:  # a translation's kit: `check --printed` compares it with that language
                 manifest.header.update(lang=prep.game.lang)
+            if variant:
+                manifest.header.update(ink_saver=True)
             if name == "kit" and options.mode == "duplex":
                 manifest.header["sheets"] = lower_bound(prep, options.paper, pages)
             try:
@@ -158,6 +163,8 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
                 # must be what the data produced (see cardforge/verify/).
                 kit = open_kit(tmp) if name == "kit" else None  # read once: verified, then cut into components
                 verifier.verify(tmp, manifest, shown_as=target, opened=kit)
+                for entry, coverage in zip(manifest.pages, page_coverage(tmp)):  # ink.py: each page's ink
+                    entry["ink"] = round(coverage, 4)
                 if more:
                     gc.collect()  # the PDF reader's objects form cycles; free them before the next PDF
                 staged.append((tmp, target))

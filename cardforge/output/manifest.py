@@ -19,6 +19,8 @@ from typing import IO, Iterator
 
 import orjson
 
+from .ink import summary
+
 SECTIONS = ("cards", "tokens", "boards", "references", "templates")
 _JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
 
@@ -124,6 +126,9 @@ class Manifest:
         if pages is not None:
             top.pop("contents", None)  # the kit's cover lists them; a component has no cover
         top["pages"] = [dict(p, page=p["page"] - first + 1) for p in self.pages[first - 1:last]]
+        ink = summary(top["pages"])  # the mean ink coverage of these pages (ink.py)
+        if ink is not None:
+            top["ink"] = ink
         keys = sorted(set(top) | set(SECTIONS))
         with open(path, "w", encoding="utf-8") as out:
             out.write("{")

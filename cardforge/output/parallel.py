@@ -55,6 +55,7 @@ class Job:
     stage_dir: Path | None = None  # set by build_all: the staging folder of out_dir
     only: str | None = None  # --only: one deck, card, board or template (frontend/only.py)
     outline: bool = False  # --outline: frame boxes, safe zone, trim and bleed on every face (render/outline.py)
+    ink_saver: bool = False  # --ink-saver: the kit for home printers, most of its ink left out (inksaver.py)
 
     @property
     def options(self) -> PrintOptions:
@@ -101,6 +102,9 @@ def run_job(index: int, job: Job) -> tuple[int, Report, list[tuple[Path, Path]]]
         from ..frontend.only import narrow
         narrow(prep.game, job.only)
     prep.outline = job.outline
+    if job.ink_saver:
+        from .inksaver import apply_ink_saver
+        apply_ink_saver(prep)
     total = count_faces(prep, job.paper)
     last = [0.0]
 

@@ -127,6 +127,7 @@ class FaceMemo:
             game.template_data(), {b.id: b.data for b in game.boards},  # `game`, `tables`, `boards`
             game.lang, dict(strings), {k: _position(v) for k, v in string_at.items()},  # tr() and literal labels
             game.min_type,  # a track's labels are set no smaller
+            getattr(game, "ink_saver", False),  # build --ink-saver draws other layouts (output/inksaver.py)
             [mark.show, mark.text, mark.corner, mark.size, mark.safe])  # the version mark's room
 
     def _drawing_part(self) -> bytes:

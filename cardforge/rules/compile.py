@@ -107,8 +107,13 @@ class RuleCompiler:
         try:
             expr = Expr(source)
         except ExpressionError as exc:
-            self.problem("E-RULES-EXPR", exc.message, pointer,
-                         help="expressions are Jinja2 expressions, e.g. card.kind == 'item' and card.cost > 2")
+            if exc.needle is not None:
+                fixed = source[:exc.column] + "==" + source[exc.column + 1:]
+                self.problem("E-RULES-EXPR", exc.message, pointer, needle=exc.needle,
+                             help=f"write: {fixed}")
+            else:
+                self.problem("E-RULES-EXPR", exc.message, pointer,
+                             help="expressions are Jinja2 expressions, e.g. card.kind == 'item' and card.cost > 2")
             return None
         self._check_usage(expr.usage, pointer, names, card_groups, derived)
         return Compiled(expr, pointer)

@@ -235,9 +235,30 @@ class ExpressionError(Exception):
     """An expression that does not compile, or fails when evaluated."""
 
     def __init__(self, message: str, column: int | None = None, lookup: LookupFailure | None = None,
-                 code: str = "E-RULES-EVAL"):
+                 code: str = "E-RULES-EVAL", needle: str | None = None):
         super().__init__(message)
         self.message, self.column, self.lookup, self.code = message, column, lookup, code
+        self.needle = needle  # the source from the fault on, to point the caret at it
+
+
+_STRING_OR_EQUALS = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[=!<>]=|=""")
+
+
+def _parses(source: str) -> bool:
+    try:
+        Parser(_env, source, state="variable").parse_expression()
+        return True
+    except (TemplateSyntaxError, RecursionError):
+        return False
+
+
+def lone_equals(source: str) -> int | None:
+    """Where a single '=' stands outside a string literal (a designer's equality test written as in
+    a spreadsheet), or None.  '==', '!=', '<=' and '>=' are comparisons and pass."""
+    for match in _STRING_OR_EQUALS.finditer(source):
+        if match.group() == "=":
+            return match.start()
+    return None
 
 
 @dataclass
@@ -270,6 +291,10 @@ class Expr:
                     usage = analyse(Parser(_env, source, state="variable").parse_expression())
                 fn = _env.cached(source, "expression", __file__)
             except TemplateSyntaxError as exc:
+                at = lone_equals(source)
+                if at is not None and _parses(source[:at] + "==" + source[at + 1:]):
+                    raise ExpressionError("'=' does not compare: an expression tests equality with '=='",
+                                          column=at, needle=source[at:]) from None
                 raise ExpressionError(f"expression does not parse: {exc.message}") from None
             except RecursionError:
                 raise ExpressionError("expression is nested too deeply to parse") from None

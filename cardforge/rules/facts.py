@@ -19,6 +19,7 @@ from ..frontend.load import pointer_join
 from .paths import get_path
 from .positions import _guess, card_pos
 from .scopes import deck_view, scope_position
+from .textmatch import h_has_word
 
 SOURCES = ("table", "board", "group", "card", "decks")
 NOT_COMPARED = ("section", "note")
@@ -331,7 +332,8 @@ def _compare_row(fact_row, row, index, name, source, spec, plain, mapping, key, 
         path = mapping.get(field, field)
         got = value_of(row, field)
         if field in (spec.get("contains") or []):  # printed text that must contain the rulebook's words
-            if str(_norm(fact_row[field])).casefold() not in str(_norm(got)).casefold():
+            # as whole words: a cost of "14" does not say the rulebook's "4"
+            if not h_has_word(str(_norm(got)), str(_norm(fact_row[field])), case=False):
                 emit(f"{source.what}: {name}: {path} is {_show(got)}, which does not say "
                      f"{_show(fact_row[field])} as the rulebook does", source.pos(index, path), _row_section(fact_row))
         elif _norm(got, field in (spec.get("unordered") or [])) != _norm(fact_row[field], field in (

@@ -28,8 +28,9 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
+from ..access.vision import VIEWS
 from ..interrupt import held, in_child
 from .connections import ANSWERING, IO_SECONDS, STREAMING, Connections
 from .session import Session
@@ -221,6 +222,16 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Cross-Origin-Resource-Policy", "same-origin")
         super().end_headers()
 
+    # A HEAD request (curl -I, link checkers) gets the headers a GET would, and no body.
+    head_only = False
+
+    def do_HEAD(self) -> None:  # noqa: N802 - the http.server API
+        self.head_only = True
+        try:
+            self.do_GET()
+        finally:
+            self.head_only = False
+
     def do_GET(self) -> None:  # noqa: N802 - the http.server API
         preview = self.server.preview
         path = unquote(urlsplit(self.path).path)
@@ -235,12 +246,18 @@ class Handler(BaseHTTPRequestHandler):
                 return self._send(json.dumps(body).encode("utf-8"), "application/json")
         if path == "/events":
             return self._events()
+        view = parse_qs(urlsplit(self.path).query).get("view", [None])[-1] or None  # as others see it
+        if view is not None and view not in VIEWS:
+            return self.send_error(HTTPStatus.BAD_REQUEST, f"unknown view '{view}'",
+                                   f"view is one of {', '.join(VIEWS)} (or none: the face as printed in colour)")
         if path.startswith("/image/") and path.endswith(".png"):
-            image = preview.session.image(path[len("/image/"):-len(".png")])
+            image = preview.session.image(path[len("/image/"):-len(".png")], view)
             if image is not None:
                 return self._send(image, "image/png", cache=True)
         if path.startswith("/before/") and path.endswith(".png") and preview.session.baseline is not None:
-            image = preview.session.baseline.image(path[len("/before/"):-len(".png")])  # `serve --since OLD`
+            key = path[len("/before/"):-len(".png")]
+            image = preview.session.baseline.image(key)  # `serve --since OLD`
+            image = preview.session.as_seen(("before", key), image, view)
             if image is not None:
                 return self._send(image, "image/png", cache=True)
         if path.startswith("/pdf/"):
@@ -259,13 +276,14 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send(self, body: bytes, kind: str, cache: bool = False) -> None:
         self._head(kind, len(body), cache)
-        self.wfile.write(body)
+        if not self.head_only:
+            self.wfile.write(body)
 
     def _send_file(self, fd: int, kind: str) -> None:
         with open(fd, "rb") as file:
             size = os.fstat(fd).st_size
             self._head(kind, size)
-            while size > 0:  # in pieces: a big PDF is not held in memory whole
+            while size > 0 and not self.head_only:  # in pieces: a big PDF is not held in memory whole
                 chunk = file.read(min(size, 1 << 20))
                 if not chunk:
                     break
@@ -277,6 +295,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
+        if self.head_only:
+            return
         server, preview = self.server, self.server.preview
         server.connections.mark(self.connection, STREAMING)
         seen, quiet = -1, 0.0

@@ -64,6 +64,7 @@ class Session:
         self.lock = threading.Lock()
         self.pieces: dict[str, PieceView] = {}
         self.images: dict[str, bytes] = {}
+        self._seen: dict[tuple, tuple[bytes, bytes]] = {}  # (("now"|"before", key), view) -> (picture, as seen)
         self.diagnostics: list[dict] = []
         self.stale = False
         self.version = 0
@@ -189,9 +190,29 @@ class Session:
             view = self.pieces.get(key)
             return view.summary() if view is not None else None
 
-    def image(self, key: str) -> bytes | None:
+    def image(self, key: str, view: str | None = None) -> bytes | None:
+        """A face's picture; with `view` (access/vision.py: protan, deutan, tritan, grey), as that
+        viewer or a black-and-white printer sees it."""
         with self.lock:
-            return self.images.get(key)
+            image = self.images.get(key)
+        return self.as_seen(("now", key), image, view)
+
+    def as_seen(self, key: tuple, image: bytes | None, view: str | None) -> bytes | None:
+        """`image` as `view` sees it, simulated once per picture (a face's next version is a new
+        picture) and kept while the picture is current."""
+        if image is None or view is None:
+            return image
+        from ..access.vision import simulate_png  # numpy: only once a view is asked for
+        with self.lock:
+            kept = self._seen.get((key, view))
+        if kept is not None and kept[0] is image:
+            return kept[1]
+        seen = simulate_png(image, view)
+        with self.lock:
+            if len(self._seen) > 4 * max(len(self.images), 64):  # faces removed or redrawn: forget the old
+                self._seen = {k: v for k, v in self._seen.items() if v[0] is self.images.get(k[0][1])}
+            self._seen[(key, view)] = (image, seen)
+        return seen
 
 
 def _plain(data: Any) -> Any:

@@ -49,10 +49,15 @@ def check_printed(pdfs: list[Path], games: list[Path], layouts_dir: Path | None,
                          help="`cardforge build` writes it next to the PDF; check a PDF together with its manifest")
             continue
         lang = manifest.get("lang") if isinstance(manifest.get("lang"), str) else None  # a translation's kit
-        key = (Path(game_dir).resolve(), lang)
+        ink_saver = manifest.get("ink_saver") is True  # `build --ink-saver`: drawn from other layouts
+        key = (Path(game_dir).resolve(), lang, ink_saver)
         if key not in prepared:
             try:
-                prepared[key] = Verifier(prepare(game_dir, report, layouts_dir, lang=lang), report)
+                prep = prepare(game_dir, report, layouts_dir, lang=lang)
+                if ink_saver:
+                    from ..output.inksaver import apply_ink_saver
+                    apply_ink_saver(prep)
+                prepared[key] = Verifier(prep, report)
             except ContentError:
                 prepared[key] = None
                 report.error("E-PRINTED-DATA", f"the data of {display_path(Path(game_dir), None)} has errors, so "

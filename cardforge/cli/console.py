@@ -1,0 +1,62 @@
+"""The terminal that cardforge's commands write to.
+
+A reader who pipes a build into `head -3` has seen what they wanted once the pipe closes: the build
+goes on to its end (a half-written kit is worse than a quiet one), and what it would still have
+printed is dropped, with no "cannot write" about a pipe that was closed on purpose.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import contextmanager
+from typing import TextIO
+
+
+class _ClosedPipeSafe:
+    """A text stream whose writes stop, silently, once its reader has gone away."""
+
+    def __init__(self, stream: TextIO):
+        self._stream = stream
+        self.gone = False
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._reader_left()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._reader_left()
+
+    def _reader_left(self) -> None:
+        self.gone = True
+        try:  # what is still buffered goes nowhere, and so does the flush at exit
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def closed_pipes_dropped():
+    """While a command runs, stdout and stderr drop output once their reader closes the pipe."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = (s if s is None or isinstance(s, _ClosedPipeSafe) else _ClosedPipeSafe(s)
+                              for s in saved)
+    try:
+        yield
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            if isinstance(stream, _ClosedPipeSafe):
+                stream.flush()
+        sys.stdout, sys.stderr = saved
