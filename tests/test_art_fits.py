@@ -52,3 +52,17 @@ def test_every_event_card_has_art(cards):
     assert [c["card"] for c in events if not _icons(c, "art")] == []
     combat = next(c for c in events if c["card"] == "kammhuber-line")
     assert _icons(combat, "art") == ["dogfight"]
+
+
+def test_each_steel_rain_vehicle_class_has_its_own_silhouette(tmp_path):
+    """The bridge-layer, the engineer vehicle, the IFV and the tank no longer share one tank."""
+    out = tmp_path / "out"
+    assert main(["build", str(REPO / "content" / "steel-rain"), "--paper", "a4", "--out", str(out)]) == 0
+    manifest = json.loads(next(out.rglob("steel-rain-cards-a4.manifest.json")).read_text())
+    drawn = {c["card"]: _icons(c, "silhouette") for c in manifest["cards"] if c["deck"] == "designs"
+             and any(f["name"] == "silhouette" for f in c["frames"])}
+    assert {k: drawn[k] for k in ("mbt", "cev", "avlb", "ifv", "apc", "spa", "air-defense", "recon", "recon-fo",
+                                  "heavy-truck", "spa-hover", "assault-hover")} == {
+        "mbt": ["sr-mbt"], "cev": ["sr-cev"], "avlb": ["sr-avlb"], "ifv": ["sr-ifv"], "apc": ["sr-apc"],
+        "spa": ["sr-spa"], "air-defense": ["sr-air-defense"], "recon": ["sr-recon"], "recon-fo": ["sr-observer"],
+        "heavy-truck": ["sr-truck"], "spa-hover": ["sr-hover-artillery"], "assault-hover": ["sr-hover-carrier"]}
