@@ -66,3 +66,14 @@ def test_each_steel_rain_vehicle_class_has_its_own_silhouette(tmp_path):
         "mbt": ["sr-mbt"], "cev": ["sr-cev"], "avlb": ["sr-avlb"], "ifv": ["sr-ifv"], "apc": ["sr-apc"],
         "spa": ["sr-spa"], "air-defense": ["sr-air-defense"], "recon": ["sr-recon"], "recon-fo": ["sr-observer"],
         "heavy-truck": ["sr-truck"], "spa-hover": ["sr-hover-artillery"], "assault-hover": ["sr-hover-carrier"]}
+
+
+def test_iron_rain_leader_biographies_are_set_at_7pt_or_more(tmp_path):
+    """The cards print a biography cut to fit (bio_card); the rulebook's full text stays in `bio`."""
+    out = tmp_path / "out"
+    assert main(["build", str(REPO / "content" / "iron-rain"), "--paper", "a4", "--out", str(out)]) == 0
+    manifest = json.loads(next(out.rglob("iron-rain-cards-a4.manifest.json")).read_text())
+    bios = {c["card"]: f for c in manifest["cards"] for f in c["frames"] if f["name"] == "bio"}
+    assert len(bios) == 8
+    assert {card: f["size"] for card, f in bios.items() if f["size"] < 7} == {}
+    assert bios["galland"]["text"].startswith("Adolf Galland (1912–1996)") and "104 confirmed victories" in bios["galland"]["text"]
