@@ -77,3 +77,30 @@ def test_iron_rain_leader_biographies_are_set_at_7pt_or_more(tmp_path):
     assert len(bios) == 8
     assert {card: f["size"] for card, f in bios.items() if f["size"] < 7} == {}
     assert bios["galland"]["text"].startswith("Adolf Galland (1912–1996)") and "104 confirmed victories" in bios["galland"]["text"]
+
+
+def test_bomber_boys_pictures_fit_the_crew_the_events_and_the_mat(tmp_path):
+    out = tmp_path / "out"
+    assert main(["build", str(REPO / "content" / "bomber-boys"), "--paper", "a4", "--out", str(out)]) == 0
+    cards = json.loads(next(out.rglob("bomber-boys-cards-a4.manifest.json")).read_text())["cards"]
+    fronts = {c["card"]: _icons(c, "picture") for c in cards if c["deck"] in ("crew", "bombing-run")
+              and any(f["name"] == "picture" and "bomber" not in f.get("icons", {}) and "death-skull" not in f.get("icons", {})
+                      for f in c["frames"])}
+    assert fronts["pilot"] == ["plane-pilot"] and fronts["co-pilot"] != ["steering-wheel"]
+    assert fronts["element-of-surprise"] == ["surprise-attack"]
+    boards = json.loads(next(out.rglob("bomber-boys-boards-a4.manifest.json")).read_text())["boards"]
+    mat = next(b for b in boards if b["board"] == "player-mat")
+    assert [f["icons"] for f in mat["frames"] if f["name"] == "airframe"] == [{"b17-top": 1}]
+    assert not [f for f in mat["frames"] if f["name"] in ("wing", "fuselage")]
+
+
+def test_war_eagles_event_cards_have_art_and_plain_units_a_large_picture(tmp_path):
+    out = tmp_path / "out"
+    assert main(["build", str(REPO / "content" / "war-eagles"), "--paper", "a4", "--out", str(out)]) == 0
+    cards = json.loads(next(out.rglob("war-eagles-cards-a4.manifest.json")).read_text())["cards"]
+    events = [c for c in cards if c["deck"] == "events" and any(f["name"] == "text" for f in c["frames"])]
+    assert len(events) >= 30 and [c["card"] for c in events if not _icons(c, "art")] == []
+    pictures = {c["card"]: (f["box"], f["icons"]) for c in cards for f in c["frames"] if f["name"] == "picture"}
+    assert pictures, "no unit card draws a large picture"
+    box, icons = next(iter(pictures.values()))
+    assert box[2] >= 40 and box[3] >= 18  # mm: no longer a 5 mm silhouette on a half-empty card
