@@ -17,13 +17,14 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _imports(path: Path, name: str, known: set[str]) -> set[str]:
-    """The cardforge modules `path` imports (a package's __init__ counts as the package)."""
+def _imports(path: Path, name: str, known: set[str], annotations: bool = False) -> set[str]:
+    """The cardforge modules `path` imports (a package's __init__ counts as the package); with
+    `annotations`, also those it imports under TYPE_CHECKING, for its annotations only."""
     tree = ast.parse(path.read_text("utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if not annotations and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             node.body = []  # annotations only: never imported at run time
     for node in ast.walk(tree):
         targets: list[str] = []
@@ -43,10 +44,10 @@ def _imports(path: Path, name: str, known: set[str]) -> set[str]:
     return found
 
 
-def _graph() -> dict[str, set[str]]:
+def _graph(annotations: bool = False) -> dict[str, set[str]]:
     files = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
     known = set(files)
-    return {name: _imports(path, name, known) for name, path in files.items()}
+    return {name: _imports(path, name, known, annotations) for name, path in files.items()}
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -86,6 +87,25 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_import_cycles():
     assert _cycles(_graph()) == []
+
+
+# Modules that name each other's types only in annotations: not a cycle at run time, but two
+# modules that cannot be read apart.  No other may appear (render/face.py and render/replay.py
+# were one, until the type both name, Piece, got a module of its own: render/piece.py).
+ANNOTATION_CYCLES_LEFT = [["cardforge.output.pages", "cardforge.output.pdf", "cardforge.output.truescale"]]
+
+
+def test_no_new_import_cycles_through_annotations():
+    assert [group for group in _cycles(_graph(annotations=True)) if group not in ANNOTATION_CYCLES_LEFT] == []
+
+
+def test_the_cycle_finder_sees_annotation_imports(tmp_path):
+    module = tmp_path / "cardforge" / "a.py"
+    module.parent.mkdir()
+    module.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .b import B\n", "utf-8")
+    known = {"cardforge.a", "cardforge.b"}
+    assert _imports(module, "cardforge.a", known) == set()
+    assert _imports(module, "cardforge.a", known, annotations=True) == {"cardforge.b"}
 
 
 def test_the_cycle_finder_finds_a_cycle():

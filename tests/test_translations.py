@@ -147,8 +147,10 @@ def test_update_writes_a_skeleton_keeps_translations_and_status_reports_a_source
     assert f"  - id: beta\n    source: {card_digest(beta)}\n    # title: Beta\n" in written
     assert "    # text: 'Second card with an icon :star: inline.'\n" in written
     assert "    # text: First card, **bold** and *italic*.\n" in written  # alpha's missing field
-    # the skeleton is a valid overlay, and prints the source text until it is translated
-    assert check(game, capsys, monkeypatch, "--lang", "de") == (0, [])
+    # the skeleton is a valid overlay, and prints the source text until it is translated, which check says
+    assert check(game, capsys, monkeypatch, "--lang", "de") == (0, [
+        "tiny/game.yaml:3:12: warning[W-UNTRANSLATED]: 'de': 1 of 2 cards not translated (beta); the kit prints "
+        "their source text"])
     code, out, _ = translate(game, capsys, monkeypatch, "status", game.name)
     assert out.splitlines()[0] == "de: 1/2 records translated, 3 untranslated fields, 0 stale"
     # translate beta, then edit its English text: the translation is stale
@@ -309,7 +311,9 @@ def test_netrunnerdb_shape_a_field_only_other_cards_have_warns_and_prints_the_so
     game = _published(tmp_path, languages, {"translations/fr/pack/core.fr.json": overlay,
                                             "translations/fr/pack/td.fr.json": '[{"code": "09001"}]\n'})
     code, lines = check(game, capsys, monkeypatch, "--lang", "fr")
-    assert (code, lines) == (0, ["tiny/translations/fr/pack/core.fr.json:1:38: warning[W-TRANSLATION-FIELD]: the "
+    assert (code, lines) == (0, ["tiny/game.yaml:4:3: warning[W-UNTRANSLATED]: 'fr': 1 of 2 cards not translated "
+                                 "(01002); the kit prints their source text",
+                                 "tiny/translations/fr/pack/core.fr.json:1:38: warning[W-TRANSLATION-FIELD]: the "
                                  "translation sets 'keywords', which its source record does not have (other cards "
                                  "do), so it is not printed"]), lines
 

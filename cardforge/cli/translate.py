@@ -18,14 +18,20 @@ def add(sub) -> None:
     s.add_argument("--lang", help="only this language")
     u = actions.add_parser("update", help="write a YAML skeleton of the missing records and fields into the "
                            "language's overlay files, with the source's fingerprints; every translation is kept")
-    u.add_argument("game", metavar="GAME_DIR", help="the game folder")
-    u.add_argument("lang", metavar="LANG", help="a language the game lists under 'languages:'")
+    u.add_argument("names", nargs="+", metavar="[GAME_DIR] LANG",
+                   help="the game folder (default: the current folder when it holds game.yaml) and a language the "
+                        "game lists under 'languages:'")
     t.set_defaults(func=run)
 
 
 def run(args) -> int:
     from ..frontend.coverage import status, summary, update
-    from ..frontend.translations import game_languages
+    from ..frontend.translations import game_languages, language_folder
+    if args.action == "update":
+        if len(args.names) > 2:
+            raise UsageError("translate update takes a game folder and one language: " + " ".join(args.names))
+        *game, args.lang = args.names
+        args.game = game[0] if game else None
     game_dir = one_game(args)
     lang = getattr(args, "lang", None)
     known = game_languages(game_dir)
@@ -34,6 +40,11 @@ def run(args) -> int:
                          "under 'languages:' in its game.yaml")
     if not known:
         raise UsageError(f"{game_dir} lists no languages: add 'languages: [de]' to its game.yaml")
+    if args.action == "update":  # a new language starts from an empty folder of its own
+        folder = language_folder(game_dir, lang)
+        if folder is not None and not folder.exists():
+            folder.mkdir(parents=True)
+            print(f"created {folder.relative_to(Path(game_dir).resolve())}/", file=sys.stderr)
     report = Report()
     try:
         game, found = status(Path(game_dir), report, lang)

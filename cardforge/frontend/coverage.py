@@ -153,6 +153,35 @@ def summary(entry: LanguageStatus) -> list[str]:
     return lines
 
 
+def report_coverage(game_dir: Path, lang: str, report: Report) -> None:
+    """What `check --lang` says of a language's coverage: each stale translation once, at its
+    fingerprint, and the cards left in the source language, once for the language.  A kit built
+    in that language prints those cards' source text."""
+    scratch = Report()
+    game, found = status(Path(game_dir), scratch, lang)
+    if scratch.has_errors() or not found:
+        return  # the check itself reports what is wrong
+    entry = found[0]
+    for c in entry.cards:
+        if c.stale:
+            report.warning("W-TRANSLATION-STALE",
+                           f"'{lang}' translation of card '{c.card.id}' was made from an older text: the source "
+                           f"has changed since (fingerprint {c.record.data[SOURCE_KEY]}, now {c.digest})",
+                           c.record.pos(SOURCE_KEY),
+                           help=f"bring the translation up to date, then set its 'source:' to {c.digest}")
+    # Whole records only: which of a record's fields a database translates (a code, a flavor text
+    # left out on purpose) is the game's to say, and `translate status` lists the fields.
+    carried = {id(c) for c in entry.translated}
+    untouched = [c.card.id for c in entry.cards if id(c) not in carried]
+    if untouched:
+        report.warning("W-UNTRANSLATED",
+                       f"'{lang}': {len(untouched)} of {len(entry.cards)} cards not translated "
+                       f"({', '.join(untouched[:5])}{', ...' if len(untouched) > 5 else ''}); the kit prints their "
+                       "source text", game.doc.pos("/languages"),
+                       help=f"`cardforge translate update {game_dir} {lang}` writes what is missing for a translator "
+                            f"to fill in; `cardforge translate status` lists it")
+
+
 def update(game: Game, entry: LanguageStatus) -> list[Path]:
     """Write the skeleton of what `entry` misses into the overlay files; returns the files written.
     Existing translations are kept as they are (their values and their files' leading comments);

@@ -350,6 +350,19 @@ def game_languages(game_dir: Path) -> list[str]:
     return list(languages(doc.data)) if doc is not None and isinstance(doc.data, dict) else []
 
 
+def language_folder(game_dir: Path, lang: str) -> Path | None:
+    """Where game.yaml keeps the overlay of `lang` (translations/LANG unless it says otherwise), or
+    None where it names a place outside the game folder."""
+    scratch = Report()
+    doc = load_yaml(Path(game_dir) / "game.yaml", scratch)
+    known = languages(doc.data) if doc is not None and isinstance(doc.data, dict) else {}
+    if lang not in known:
+        return None
+    root = Path(game_dir).resolve()
+    folder = (root / known[lang]).resolve()
+    return folder if folder.is_relative_to(root) and folder != root else None
+
+
 def chosen_languages(game_dir: Path, lang: str | None) -> list[str | None] | str:
     """The languages `--lang` asks of a game (None: the source), or a sentence saying why not."""
     if lang is None:

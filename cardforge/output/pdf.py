@@ -6,6 +6,7 @@ import zlib
 from pathlib import Path
 from typing import Callable
 
+from .. import __version__
 from ..diagnostics import ContentError, Report
 from ..frontend.translations import translator
 from ..layout.facecode import written_once
@@ -38,8 +39,8 @@ class Writer:
             str(target), invariant=1, pageCompression=1, initialFontName="sans-regular", initialFontSize=9)
         self.canvas.setTitle(title)
         self.canvas.setAuthor(game.data.get("designer", ""))
-        self.canvas.setCreator("cardforge")
-        self.canvas.setProducer("cardforge")
+        self.canvas.setCreator(f"cardforge {__version__}")  # the version that drew it: `cardforge --version`
+        self.canvas.setProducer(f"cardforge {__version__}")
         self.renderer = CardRenderer(self.canvas, game, prep.fonts, prep.icons, report)
         self.renderer.outline = prep.outline
         # `check` (no target) keeps no manifest at all; a build spools it beside its output.
