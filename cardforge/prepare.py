@@ -8,6 +8,7 @@ import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import resources
 from .diagnostics import ContentError, Position, Report
 from .frontend.components import Component, load_components
 from .frontend.model import Card, Game, load_game, safe_path, size_points
@@ -33,9 +34,6 @@ class Prepared:
     components: list[Component] = field(default_factory=list)  # the rulebook's component list, for the guide
 
 
-COMMON_LAYOUTS = Path(__file__).resolve().parent / "layout" / "common"  # shipped inside the package
-
-
 def layout_roots(game_dir: Path, game_id: str, layouts_dir: Path | None) -> list[Path]:
     """Where a game's layouts are found: its own layouts/, then the library's folders for the game
     and its common/ (the library is --layouts, or layouts/ beside content/), then the common
@@ -47,7 +45,7 @@ def layout_roots(game_dir: Path, game_id: str, layouts_dir: Path | None) -> list
     roots = [game_dir / "layouts"]
     if layouts_dir is not None:
         roots += [Path(layouts_dir) / game_id, Path(layouts_dir) / "common"]
-    return roots + [COMMON_LAYOUTS]
+    return roots + [resources.path("layouts")]  # shipped inside the package (resources.py)
 
 
 def prepare(game_dir: Path, report: Report, layouts_dir: Path | None = None,

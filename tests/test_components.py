@@ -9,6 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import MM, cardforge, crosshairs, headlines, load_manifest, make_game
+from cardforge.output.impose import OVERLAP
 
 COMPONENT_GAME = """\
 id: parts
@@ -150,11 +151,11 @@ def test_tiled_board_overlaps_by_the_stated_amount(kit):
         right = by_pos.get((row, col + 1))
         if right:
             overlap = tile["window"][0] + tile["window"][2] - right["window"][0]
-            assert overlap == pytest.approx(10.0, abs=0.01)
+            assert overlap == pytest.approx(OVERLAP / MM, abs=0.01)  # 8 mm
         below = by_pos.get((row + 1, col))
         if below:
             overlap = below["window"][1] + below["window"][3] - tile["window"][1]
-            assert overlap == pytest.approx(10.0, abs=0.01)
+            assert overlap == pytest.approx(OVERLAP / MM, abs=0.01)
     # Together the tiles cover the whole board and its bleed.
     xs = [t["window"][0] + t["window"][2] for t in by_pos.values()]
     ys = [t["window"][1] + t["window"][3] for t in by_pos.values()]

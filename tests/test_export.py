@@ -42,7 +42,7 @@ def test_png_without_bleed_at_150_dpi_covers_every_copy_token_and_board(tmp_path
     with Image.open(out / "crew" / "bombardier-1-front.png") as image:
         assert image.size == (372, 520)  # 63 x 88 mm at 150 dpi, trim only
     with Image.open(out / "boards" / "player-mat.png") as image:
-        assert image.size == (round(280 / 25.4 * 150), round(190 / 25.4 * 150))
+        assert image.size == (round(265 / 25.4 * 150), round(190 / 25.4 * 150))
 
 
 def test_a_failed_export_leaves_the_previous_pictures_untouched(tmp_path):

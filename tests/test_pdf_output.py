@@ -315,6 +315,10 @@ def test_the_pdf_says_what_the_manifest_says_on_a_known_card(bomber, pdfs):
 
 # -- fonts and reproducibility ----------------------------------------------------------------
 
+def _resolved(value):
+    return value.get_object() if value is not None else None
+
+
 def _fonts(reader: PdfReader) -> dict[str, dict]:
     """Every font reachable from the pages' resources (forms included), like pdffonts lists them."""
     fonts, seen = {}, set()
@@ -323,10 +327,11 @@ def _fonts(reader: PdfReader) -> dict[str, dict]:
         if resources is None:
             return
         resources = resources.get_object()
-        for ref in (resources.get("/Font") or {}).values():
+        # a resource dictionary may be an indirect object (pypdf 4.0 does not resolve it on .get)
+        for ref in (_resolved(resources.get("/Font")) or {}).values():
             font = ref.get_object()
             fonts[f"{font.get('/BaseFont')}#{getattr(ref, 'idnum', id(font))}"] = font
-        for ref in (resources.get("/XObject") or {}).values():
+        for ref in (_resolved(resources.get("/XObject")) or {}).values():
             key = getattr(ref, "idnum", None)
             if key in seen:
                 continue

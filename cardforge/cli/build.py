@@ -40,6 +40,9 @@ def add(sub) -> None:
     b.add_argument("--target", choices=("kit", "printshop"), default="kit",
                    help="kit: the home-print kit (the default); printshop: one PDF per deck, one piece per page "
                         "with 1/8 in bleed and trim boxes, and 300 dpi PNGs, into <game>/printshop/")
+    b.add_argument("--color", choices=("rgb", "cmyk"), default="rgb",
+                   help="with --target printshop: rgb (as drawn, the default) or cmyk: through the game's print "
+                        "profile under its ink limit, as PDF/X (game.yaml `printshop:`; the PNGs stay RGB)")
     b.add_argument("--errata", metavar="OLD", help="only the pieces changed since OLD (a game folder, GAME@REVISION or a "
                    "git revision), with a changelog page first and a version mark, into <game>/errata/")
     b.add_argument("--only", metavar="ID", help="build one deck, card, board or template alone (into build/preview/ "
@@ -102,6 +105,8 @@ def apply_printer(args) -> None:
 
 def run(args) -> int:
     apply_printer(args)
+    if args.color != "rgb" and args.target != "printshop":
+        raise UsageError("--color cmyk is for the print shop's files: add --target printshop")
     if args.lang is not None and (args.errata is not None or args.target != "kit"):
         raise UsageError("--lang builds the home-print kit of each language; leave out --errata and --target")
     if args.ink_saver and (args.errata is not None or args.target != "kit"):
@@ -147,6 +152,11 @@ def run(args) -> int:
                     _print_provenance(path.with_suffix(".manifest.json"))
         else:
             print(f"{result.game_dir}: build failed; previous output left untouched", file=sys.stderr)
+    if args.access:
+        from .check import access_report
+        for game in found:
+            for lang in languages_of(game, args.lang):
+                combined.extend(access_report(game, args.layouts, lang, args.ink_saver))
     emit(combined, args.format)
     return EXIT_CONTENT if combined.has_errors() else EXIT_OK
 
@@ -186,7 +196,7 @@ def run_printshop(args) -> int:
     combined = Report()
     out = Path(args.out) if args.out else Path("build")
     for game in games(args.games):
-        result = build_printshop(game, out_folder(out, game), args.layouts, ProgressBar(game.name))
+        result = build_printshop(game, out_folder(out, game), args.layouts, ProgressBar(game.name), args.color)
         combined.extend(result.report)
         if result.report.has_errors():
             print(f"{game}: print-shop build failed; previous output left untouched", file=sys.stderr)
@@ -194,6 +204,8 @@ def run_printshop(args) -> int:
         for path in result.outputs:
             if path.suffix == ".pdf":
                 print(f"wrote {path} and its pictures", file=sys.stderr)
+        for line in result.color:
+            print(f"  {line}", file=sys.stderr)
         for note in result.notes:
             print(f"note: {note}", file=sys.stderr)
     emit(combined, args.format)

@@ -13,10 +13,15 @@ def add_game_arguments(sp) -> None:
     """GAME_DIR..., --layouts and --format: the arguments of `check` and `build`."""
     sp.add_argument("games", nargs="*", metavar="GAME_DIR", help="game folders (default: the current folder when it holds game.yaml, else every game in content/)")
     sp.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
-    sp.add_argument("--format", choices=("text", "json"), default="text", help="diagnostics format")
+    sp.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text",
+                    help="diagnostics format: text (stderr), json, github (GitHub Actions annotations: workflow "
+                         "commands) or sarif (SARIF 2.1.0, for code scanning), on stdout")
     sp.add_argument("--lang", metavar="LANG", help="a language the game lists under 'languages:' (its overlay "
                     "from translations/LANG/ replaces the fields it translates), several (de,fr), or 'all': the source "
                     "and every language")
+    sp.add_argument("--access", action="store_true", help="check that every player can read the faces: text "
+                    "contrast measured from the drawn faces, and colours that tell categories apart under "
+                    "colour-blind vision and in greyscale (docs: guides/accessibility.md)")
 
 
 def add(sub) -> None:
@@ -45,8 +50,25 @@ def refreshed(game) -> None:
         print(f"refreshed {path}", file=sys.stderr)
 
 
+def access_report(game: Path, layouts: Path | None, lang: str | None, ink_saver: bool = False) -> Report:
+    """`build --access`: the accessibility checks of a game that built (its own errors are the build's),
+    of its ink-saver kit's faces with --ink-saver."""
+    from ..access import check_access
+    from ..prepare import prepare
+    report = Report()
+    try:
+        prep = prepare(game, report, layouts, lang=lang)
+        if ink_saver:
+            from ..output.inksaver import apply_ink_saver
+            apply_ink_saver(prep)
+        check_access(prep, report)
+    except ContentError:
+        pass
+    return Report([d for d in report.items if d.code.startswith("W-ACCESS")])
+
+
 def run(args) -> int:
-    from ..output.pdf import lay_out, lay_out_despite
+    from ..output.dryrun import lay_out, lay_out_despite
     from ..prepare import prepare
     combined = Report()
     if args.printed:  # the data as it is now against earlier builds (cardforge/verify/)
@@ -66,11 +88,14 @@ def run(args) -> int:
                 if lang is not None and not report.has_errors():
                     from ..frontend.coverage import report_coverage
                     report_coverage(game, lang, report)
+                if args.access:
+                    from ..access import check_access  # the drawing and PDFium: only when asked
+                    check_access(prep, report)
             except ContentError as failure:
                 lay_out_despite(failure, report)
             combined.extend(report)
     emit(combined, args.format)
-    if args.format != "json" and not combined.items:
+    if args.format == "text" and not combined.items:
         print("ok: no problems found", file=sys.stderr)
     failed = combined.has_errors() or (args.strict and combined.warnings)
     return EXIT_CONTENT if failed else EXIT_OK

@@ -61,8 +61,17 @@ def one_game(args) -> Path:
 
 
 def emit(report: Report, fmt: str) -> None:
+    """A run's diagnostics: text on stderr; json, github (workflow commands) and sarif on stdout,
+    where CI reads them, and parseable when nothing is wrong (diagformats.py)."""
     if fmt == "json":
         print(report.format_json())
+    elif fmt == "github":
+        from ..diagformats import format_github
+        if report.items:
+            print(format_github(report))
+    elif fmt == "sarif":
+        from ..diagformats import format_sarif
+        print(format_sarif(report))
     elif report.items:
         print(report.format_text(), file=sys.stderr)
 
@@ -81,10 +90,10 @@ def prepared(game: Path, layouts: Path | None, report: Report):
 
 def watched(game: Path, layouts: Path | None) -> list[Path]:
     """The folders whose changes `serve` and `watch` follow: the game, its layouts and the fonts."""
-    from ..layout.fonts import FONTS_DIR
+    from .. import resources
     from ..prepare import layout_roots
     roots = layout_roots(game, game.resolve().name, layouts)
-    return [game] + [r for r in roots[1:] if r.is_dir()] + [FONTS_DIR]
+    return [game] + [r for r in roots[1:] if r.is_dir()] + [resources.path("fonts")]
 
 
 class ProgressBar:

@@ -20,7 +20,7 @@ def add(sub) -> None:
 def run(args) -> int:
     """A new game folder that builds and checks clean at once."""
     import shlex  # here, not at the top: every command line imports this module
-    from ..output.pdf import lay_out
+    from ..output.dryrun import lay_out
     from ..prepare import prepare
     from ..scaffold import ScaffoldError, new_game
     folder = Path(args.name)

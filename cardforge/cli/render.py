@@ -25,6 +25,11 @@ def add(sub) -> None:
     size.add_argument("--dpi", type=float, help="resolution in dots per inch (default 300)")
     r.add_argument("--outline", action="store_true", help="draw frame boxes, the safe zone, the trim and the bleed")
     r.add_argument("--no-bleed", dest="bleed", action="store_false", help="the trimmed face, without its bleed")
+    r.add_argument("--color", choices=("rgb", "cmyk"), default="rgb",
+                   help="cmyk: the face as the print shop prints it (with --proof)")
+    r.add_argument("--proof", action="store_true",
+                   help="with --color cmyk: a soft proof, the face converted as `build --target printshop --color "
+                        "cmyk` converts it and shown through the game's print profile (needs Ghostscript)")
     r.add_argument("--view", choices=("protan", "deutan", "tritan", "grey"), default=None,
                    help="the face as a viewer with protanopia, deuteranopia or tritanopia, or a black-and-white "
                         "printer (grey), would see it (access/vision.py)")
@@ -48,6 +53,10 @@ def run(args) -> int:
     if not 10 <= dpi <= 1200:
         raise UsageError(f"{'--zoom %g' % args.zoom if args.zoom is not None else '--dpi %g' % dpi} asks for "
                          f"{dpi:g} dpi: choose between 10 and 1200 dpi (--zoom 0.1 to 12.5)")
+    if args.proof != (args.color == "cmyk"):
+        raise UsageError("a soft proof is of the print shop's CMYK: give both --color cmyk and --proof")
+    if args.proof and args.outline:
+        raise UsageError("--outline draws over the RGB face; leave it out of a soft proof")
     report = Report()
     prep = prepared(game_dir, args.layouts, report)
     if prep is None:
@@ -59,7 +68,16 @@ def run(args) -> int:
     if (prep.boards.get(piece.id) if is_board else prep.faces.get((piece.id, args.side))) is None:
         emit(report, "text")  # its layout is missing or broken: said above
         return EXIT_CONTENT
-    [png] = face_images(prep, [Face(piece, "front" if is_board else args.side)], report, dpi, args.bleed, args.outline)
+    face = Face(piece, "front" if is_board else args.side)
+    if args.proof:
+        pngs = _proof(prep, face, report, dpi, args.bleed)
+        if not pngs:
+            emit(report, "text")
+            print(f"{game_dir}: '{piece.id}' not rendered", file=sys.stderr)
+            return EXIT_CONTENT
+        [png] = pngs
+    else:
+        [png] = face_images(prep, [face], report, dpi, args.bleed, args.outline)
     emit(report, "text")
     if report.has_errors():
         print(f"{game_dir}: '{piece.id}' not rendered", file=sys.stderr)
@@ -77,8 +95,21 @@ def run(args) -> int:
     tmp.write_bytes(png)
     tmp.replace(out)
     print(f"wrote {out} ({dpi:g} dpi{', outlined' if args.outline else ''}"
-          f"{seen})", file=sys.stderr)
+          f"{', soft proof' if args.proof else ''}{seen})", file=sys.stderr)
     return EXIT_OK
+
+
+def _proof(prep, face, report: Report, dpi: float, bleed: bool) -> list[bytes]:
+    """The face as the game's print profile prints it (output/printcolor.py soft_proof)."""
+    import shutil
+    from ..output.printcolor import settings
+    from ..output.softproof import soft_proof
+    if shutil.which("gs") is None:
+        raise UsageError("--proof renders the CMYK page with Ghostscript: install it (Debian: apt-get install ghostscript)")
+    color = settings(prep.game, report)
+    if color is None:
+        return []
+    return soft_proof(prep, [face], report, dpi, bleed, color)
 
 
 def _piece(prep, wanted: str, game_dir: Path):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
 from ..output.lock import OutputLock
 from ..output.replace import replacing
 from ..prepare import Prepared
@@ -286,6 +287,7 @@ def write_pdf(prep: Prepared, decks: list[DeckStats], path: Path) -> None:
         if rows:
             grid = Table(rows, colWidths=[width + 3 * mm] * 2)
             grid.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                      ("FONTNAME", (0, 0), (-1, -1), sans),  # an empty cell: not Helvetica
                                       ("BOTTOMPADDING", (0, 0), (-1, -1), 3 * mm)]))
             story.append(grid)
         story += [Paragraph(escape(line), body) for line in lines]
@@ -295,5 +297,7 @@ def write_pdf(prep: Prepared, decks: list[DeckStats], path: Path) -> None:
     with OutputLock(path.parent, prep.game.id, "stats"), replacing(path) as tmp:
         document = SimpleDocTemplate(str(tmp), pagesize=A4, leftMargin=20 * mm, rightMargin=20 * mm,
                                      topMargin=18 * mm, bottomMargin=18 * mm,
-                                     title=f"{prep.game.name}: card statistics", author="cardforge", invariant=1)
+                                     title=f"{prep.game.name}: card statistics", author="cardforge", invariant=1,
+                                     creator=f"cardforge {__version__}", producer=f"cardforge {__version__}",
+                                     initialFontName=sans)  # not reportlab's Helvetica: every font embedded
         document.build(story)

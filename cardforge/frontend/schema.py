@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from typing import TYPE_CHECKING
 
-from .. import diskcache
+from .. import diskcache, resources
 from ..diagnostics import Report
 from . import load
 from .load import Document, pointer_join
@@ -24,15 +24,12 @@ if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
-SCHEMAS_DIR = Path(__file__).resolve().with_name("schemas")
 SCHEMA_NAMES = ("game", "cards", "layout", "rules")  # rules: a game's rules.yaml (cardforge/rules/)
 
 
 @lru_cache(maxsize=None)
 def builtin_schema(name: str) -> dict:
-    # The package's own data file, beside this module (pyproject.toml installs schemas/*.json);
-    # not importlib.resources, whose import costs more than reading the file.
-    text = (SCHEMAS_DIR / f"{name}.schema.json").read_text("utf-8")
+    text = resources.read_text("schemas", f"{name}.schema.json")  # shipped in the package (resources.py)
     return json.loads(text)
 
 

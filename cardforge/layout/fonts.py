@@ -1,4 +1,5 @@
-"""Fonts: TrueType files from the repository's fonts/ folder (and a game's own), never the system's.
+"""Fonts: TrueType files shipped with cardforge (resources.py: the repository's fonts/ folder,
+copied into the package by the build) and a game's own, never the system's.
 
 reportlab embeds and subsets every TTF it draws with.  A family maps the four
 styles to registered font names; a style the family lacks falls back to the
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .. import diskcache
+from .. import diskcache, resources
 from ..lazy import lazy_module
 from ..limits import MAX_FONT_BYTES, limit_message
 from .facecode import show
@@ -31,7 +32,6 @@ from .facecode import show
 # of its start-up.  The font files' parsing and embedding live in fontfiles.py, for the same reason.
 pdfmetrics = lazy_module("reportlab.pdfbase.pdfmetrics")
 
-FONTS_DIR = Path(__file__).resolve().parents[2] / "fonts"
 STYLES = ("regular", "bold", "italic", "bold_italic")
 SLANT = math.tan(math.radians(12))  # a synthesized italic: about the slant of DejaVu's and Noto's obliques
 BOLD_STROKE = 0.035  # a synthesized bold: the outline stroked this wide (in ems) on top of its fill
@@ -330,20 +330,22 @@ def builtin_fonts() -> FontBook:
     """The families listed in fonts/fonts.yaml (loaded once per process)."""
     global _builtin
     if _builtin is None:
-        index = FONTS_DIR / "fonts.yaml"
+        fonts_dir = resources.path("fonts")
+        index = fonts_dir / "fonts.yaml"
         if not index.is_file():
-            raise FontError(f"cardforge's fonts folder is missing ({FONTS_DIR}); reinstall with 'pip install -e .'")
+            raise FontError(f"cardforge's fonts folder is missing ({fonts_dir}); reinstall cardforge "
+                            "('pip install --force-reinstall cardforge', or 'pip install -e .' in a checkout)")
         from ..diagnostics import Report
         from ..frontend.load import load_yaml
         problems = Report()
         doc = load_yaml(index, problems)  # through the disk cache, as a game's files: no YAML parser on a warm check
         if doc is None or problems.has_errors() or not isinstance(doc.data, dict):
             raise FontError(f"cardforge's font index {index} is damaged ({problems.items[0].message if problems.items else 'not a mapping'}); "
-                            "reinstall with 'pip install -e .'")
+                            "reinstall cardforge")
         book = FontBook()
         for family, files in doc.data.items():
             made = files.pop("synthesized", [])
-            book.add_family(family, {s: FONTS_DIR / f for s, f in files.items()}, synthesized=made)
+            book.add_family(family, {s: fonts_dir / f for s, f in files.items()}, synthesized=made)
         _builtin = book
     return _builtin
 

@@ -24,7 +24,8 @@ from ..gctuning import drawing_gc
 from ..prepare import Prepared, prepare
 from ..verify import Verifier
 from .pages import MODES, PAPERS, Page, PrintOptions, count_faces, cover_page, plan_sections
-from .pdf import Progress, Writer, lay_out_despite
+from .dryrun import lay_out_despite
+from .pdf import Progress, Writer
 from .lock import OutputLock
 from .pdfcopy import Unsupported, copy_pages, open_kit, same_pages
 from .replace import Replacement

@@ -19,7 +19,12 @@ import math
 from dataclasses import dataclass
 
 from ..geometry import shape_path
+from typing import TYPE_CHECKING
+
 from ..units import MM, PAPER_SIZES
+
+if TYPE_CHECKING:
+    from .seams import KeepOut
 
 SAFE_EDGE = 5 * MM  # no mark, label or scale bar closer to the paper's edge than this
 MIN_MARGIN = 4 * MM  # bleed boxes keep this far from the left, right and top edges
@@ -255,8 +260,10 @@ def draw_fold_lines(canvas, sheet: Sheet, trims: list[tuple[float, float, float,
 
 # -- boards: one page, or tiles with an overlap ----------------------------------------------
 
-TILE_MARGIN = 12 * MM  # page margin around a tile: alignment marks, assembly map, footer
-OVERLAP = 10 * MM  # strip shared by neighbouring tiles
+TILE_SIDE = SAFE_EDGE + 1 * MM  # page margin beside a tile: printable, and room to cut
+TILE_TOP = FOOTER_TOP  # above a tile: the assembly map, between SAFE_EDGE and here
+OVERLAP = 8 * MM  # strip shared by neighbouring tiles: holds a 6 mm alignment target
+MAX_EXTRA_TILES = 1  # a seam through words may be avoided with one more tile along an axis
 
 
 @dataclass(frozen=True)
@@ -275,6 +282,22 @@ class Tile:
     def board_origin(self) -> tuple[float, float]:
         """Page position of the lower-left corner of the board's bleed box."""
         return self.origin[0] - self.window[0], self.origin[1] - self.window[1]
+
+    def cut_lines(self) -> list[tuple[str, float]]:
+        """On the page: both edges of every overlap strip this tile shares with a neighbour (the
+        player trims one of the two tiles at its edge), as ("x" | "y", position in points)."""
+        ox, oy = self.origin
+        ww, wh = self.window[2:]
+        lines = []
+        if self.col > 0:
+            lines += [("x", ox), ("x", ox + self.overlap)]
+        if self.col < self.cols - 1:
+            lines += [("x", ox + ww - self.overlap), ("x", ox + ww)]
+        if self.row < self.rows - 1:  # the row below
+            lines += [("y", oy), ("y", oy + self.overlap)]
+        if self.row > 0:
+            lines += [("y", oy + wh - self.overlap), ("y", oy + wh)]
+        return lines
 
     def marks(self, total_w: float, total_h: float, starts_x: list[float], ends_x: list[float],
               starts_y: list[float], ends_y: list[float],
@@ -307,7 +330,8 @@ def _clear_places(start: float, length: float, ends: tuple[float, float], centre
     quarter point the nearest position where a mark covers none of the `avoid` boxes, an eighth of the
     strip away from another mark, and off the strips that cross this one at its ends (`ends`: how far
     each reaches in; the tiles of a strip share its crossing strips, so they agree on them).
-    A strip with no clear position at all keeps its middle mark, so no tile is left without one."""
+    A strip with no clear position at all keeps one mark where it covers the fewest boxes, so no
+    tile is left without one."""
     low, high = start + ends[0] + MARK_REACH, start + length - ends[1] - MARK_REACH
     # Only the boxes that reach the strip's band can cover a mark on it; each position is tested once.
     (x0, y0), (x1, y1) = centre(low), centre(high)
@@ -331,42 +355,61 @@ def _clear_places(start: float, length: float, ends: tuple[float, float], centre
             if all(abs(t - p) >= length / 8 for p in places) and clear(t):
                 places.append(t)
                 break
-    return sorted(places) or [start + length / 2]
+    if places:
+        return sorted(places)
 
-
-def _spans(total: float, avail: float, overlap: float) -> list[tuple[float, float]]:
-    """Start and end of each tile along one axis; consecutive tiles share exactly `overlap`.  The
-    fewest tiles, all of one length, so that no tile is a nearly empty sheet."""
-    if total <= avail + 1e-6:
-        return [(0.0, total)]
-    count = math.ceil((total - overlap) / (avail - overlap) - 1e-9)
-    length = (total + (count - 1) * overlap) / count
-    return [(i * (length - overlap), total if i == count - 1 else i * (length - overlap) + length)
-            for i in range(count)]
+    def covered(t: float) -> int:
+        x, y = centre(t)
+        return sum(1 for bx, by, bw, bh in near if x + MARK_REACH > bx and x - MARK_REACH < bx + bw and
+                   y + MARK_REACH > by and y - MARK_REACH < by + bh)
+    # No clear position: the one that covers the fewest boxes (the middle among equals).
+    return [min(tries, key=lambda t: (covered(t), abs(t - start - length / 2)))] if tries else [start + length / 2]
 
 
 def plan_tiles(paper: str, board_w: float, board_h: float, bleed: float,
-               overlap: float = OVERLAP) -> list[Tile]:
-    """Pages for a board: one page when it fits, else the fewest tiles (either orientation)."""
+               overlap: float = OVERLAP, keep: "KeepOut | None" = None) -> list[Tile]:
+    """Pages for a board: one page when it fits, else tiles in either orientation whose cut lines
+    cut the fewest words (`keep`: the board's printed boxes, seams.py), then on the fewest sheets,
+    then through the fewest play areas."""
+    from .seams import KeepOut, spans
+    keep = keep or KeepOut()
     total_w, total_h = board_w + 2 * bleed, board_h + 2 * bleed
     short, long = paper_size(paper)
-    best: list[Tile] | None = None
+    options = []
     for page_w, page_h in ((short, long), (long, short)):
         if total_w <= page_w - 2 * MIN_MARGIN and total_h <= page_h - MIN_MARGIN - FOOTER_TOP:
             origin = ((page_w - total_w) / 2, FOOTER_TOP + (page_h - MIN_MARGIN - FOOTER_TOP - total_h) / 2)
-            tiles = [Tile(0, 0, 1, 1, (0.0, 0.0, total_w, total_h), page_w, page_h, origin, 0.0)]
-        else:
-            avail_w, avail_h = page_w - 2 * TILE_MARGIN, page_h - 2 * TILE_MARGIN
-            xs, ys = _spans(total_w, avail_w, overlap), _spans(total_h, avail_h, overlap)
-            tiles = []
-            for row, (y0, y1) in enumerate(ys):  # rows counted from the top of the board
-                for col, (x0, x1) in enumerate(xs):
-                    window = (x0, total_h - y1, x1 - x0, y1 - y0)
-                    origin = ((page_w - window[2]) / 2, (page_h - window[3]) / 2)
-                    tiles.append(Tile(col, row, len(xs), len(ys), window, page_w, page_h, origin, overlap))
-        if best is None or len(tiles) < len(best):
-            best = tiles
-    return best
+            return [Tile(0, 0, 1, 1, (0.0, 0.0, total_w, total_h), page_w, page_h, origin, 0.0)]
+        avail_w, avail_h = page_w - 2 * TILE_SIDE, page_h - TILE_TOP - FOOTER_TOP
+        fewest_x = max(1, math.ceil((total_w - overlap) / (avail_w - overlap) - 1e-9))
+        fewest_y = max(1, math.ceil((total_h - overlap) / (avail_h - overlap) - 1e-9))
+        along_x = _counts(total_w, avail_w, overlap, fewest_x, lambda n: spans(total_w, avail_w, overlap, n, keep, 0))
+        along_y = _counts(total_h, avail_h, overlap, fewest_y,
+                          lambda n: spans(total_h, avail_h, overlap, n, keep, 1, flip=total_h))
+        for nx, (xs, (words_x, areas_x)) in along_x:
+            for ny, (ys, (words_y, areas_y)) in along_y:
+                options.append(((words_x + words_y, nx * ny, areas_x + areas_y, page_w > page_h), page_w, page_h, xs, ys))
+    _, page_w, page_h, xs, ys = min(options, key=lambda o: o[0])
+    tiles = []
+    for row, (y0, y1) in enumerate(ys):  # rows counted from the top of the board
+        for col, (x0, x1) in enumerate(xs):
+            window = (x0, total_h - y1, x1 - x0, y1 - y0)
+            origin = ((page_w - window[2]) / 2, FOOTER_TOP + (page_h - TILE_TOP - FOOTER_TOP - window[3]) / 2)
+            tiles.append(Tile(col, row, len(xs), len(ys), window, page_w, page_h, origin, overlap))
+    return tiles
+
+
+def _counts(total: float, avail: float, overlap: float, fewest: int, plan_axis) -> list:
+    """(tiles along one axis, their spans and cost) for the fewest tiles and, where those cut words,
+    for up to MAX_EXTRA_TILES more."""
+    out = []
+    for n in range(fewest, fewest + 1 + MAX_EXTRA_TILES):
+        planned = plan_axis(n)
+        if planned:
+            out.append((n, planned))
+            if planned[1][0] == 0:
+                break
+    return out
 
 
 def tile_spans(tiles: list[Tile], total_h: float) -> tuple[list[float], list[float], list[float], list[float]]:
@@ -396,8 +439,11 @@ def draw_alignment_mark(canvas, x: float, y: float) -> None:
 def draw_assembly_map(canvas, tile: Tile, label: str) -> None:
     """A small map in the top margin showing where this tile goes among all of them."""
     c = canvas
-    cell = min(3.2 * MM, 6 * MM / tile.rows)
-    x0 = tile.page_w - TILE_MARGIN - tile.cols * cell
+    # In the band above the tile (SAFE_EDGE to TILE_TOP from the top edge): cells as wide as the
+    # band allows and 3 mm tall in all.
+    cell_h = (TILE_TOP - SAFE_EDGE - 0.2 * MM) / tile.rows
+    cell_w = min(4 * MM, 12 * MM / tile.cols)
+    x0 = tile.page_w - TILE_SIDE - tile.cols * cell_w
     y_top = tile.page_h - SAFE_EDGE
     c.saveState()
     c.setLineWidth(0.4)
@@ -405,8 +451,8 @@ def draw_assembly_map(canvas, tile: Tile, label: str) -> None:
         for col in range(tile.cols):
             here = (row, col) == (tile.row, tile.col)
             c.setFillGray(0.2 if here else 1.0)
-            c.rect(x0 + col * cell, y_top - (row + 1) * cell, cell, cell, stroke=1, fill=1)
+            c.rect(x0 + col * cell_w, y_top - (row + 1) * cell_h, cell_w, cell_h, stroke=1, fill=1)
     c.setFillGray(0.2)
     c.setFont("sans-regular", 7)
-    c.drawRightString(x0 - 2 * MM, y_top - cell * 0.8, label)
+    c.drawRightString(x0 - 2 * MM, y_top - 2.6 * MM, label)
     c.restoreState()

@@ -19,6 +19,7 @@ from typing import IO, Iterator
 
 import orjson
 
+from .. import __version__
 from .ink import summary
 
 SECTIONS = ("cards", "tokens", "boards", "references", "templates")
@@ -42,7 +43,7 @@ class Manifest:
     """Header, page list and spooled face records of one drawn PDF (one spool file per section)."""
 
     def __init__(self, header: dict, spool_dir: Path):
-        self.header = dict(header)
+        self.header = {"cardforge": __version__, **header}  # the version that drew it: `cardforge --version`
         self.pages: list[dict] = []
         self.faces = 0
         self._dir = Path(spool_dir)

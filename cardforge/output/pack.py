@@ -7,6 +7,10 @@ few shared pages as fit: each size in a block of its own grid, blocks one above 
 room between them for both blocks' crop marks.  A page holding a single block keeps the classic
 imposition, its grid centred on the page.
 
+Where a paper holds fewer pieces, each with its own bleed, than another paper does, they are
+ganged (trim edge to trim edge, one bleed round the block, cut lines between), as dense as that
+paper or denser: Letter's 6 poker cards become 9 (A4 keeps its 8 with a bleed each).
+
 Sidedness may mix: a piece without a back has blank paper behind it on a two-sided sheet (see
 sheets.py), so cutting it spoils nothing.  Gang-up and fold-over pieces are never stacked with
 another size (their marks and fold lines assume one grid on the page).
@@ -16,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from ..units import MM
+from ..units import MM, PAPER_SIZES
 from .impose import FOOTER_TOP, MIN_MARGIN, MIN_MARK, SAFE_EDGE, MARK_OFFSET, Sheet, paper_size, plan
 
 BLOCK_GAP = 8 * MM  # between stacked blocks: 4 mm each side holds a 3 mm crop mark
@@ -72,8 +76,13 @@ def pack(decks: list, paper: str, mode: str, imposition: str, unplaceable) -> li
         deck_mode = deck.mode or mode
         if deck_mode == "fold" and not any(card.back for card in deck.cards):
             deck_mode = "simplex"  # nothing to fold over: single-sided pieces, not a slot twice as wide
-        gang = imposition == "gang" and deck.shape == "rect" and deck.gap == 0 and deck_mode != "fold"
+        can_gang = deck.shape == "rect" and deck.gap == 0 and deck_mode != "fold"
+        gang = imposition == "gang" and can_gang
         sheet = plan(paper, deck.width, deck.height, deck.bleed, fold=(deck_mode == "fold"), gap=deck.gap, gang=gang)
+        if sheet is not None and can_gang and not gang:
+            ganged = as_dense_as_other_papers(paper, deck, sheet)
+            if ganged is not None:
+                gang, sheet = True, ganged
         if sheet is None:
             unplaceable(deck)
             continue
@@ -108,6 +117,24 @@ def pack(decks: list, paper: str, mode: str, imposition: str, unplaceable) -> li
         pages += [PackedPage([Block(leftover.sheet, chunk)], leftover.mode) for chunk in fulls[id(leftover)] if chunk]
     pages += _stack_leftovers(leftovers, paper)
     return pages
+
+
+def as_dense_as_other_papers(paper: str, deck, sheet: Sheet) -> Sheet | None:
+    """A ganged plan for a deck whose pieces, each with its own bleed, fit fewer to a page of
+    `paper` than to a page of another paper (Letter: 6 poker cards to A4's 8, for want of 5 mm):
+    ganged, trim edge to trim edge, as many fit as on the other paper or more.  None where the
+    bleed plan is as dense, or where the ganged block would print closer to the paper's edge than
+    a home printer can (its trim boxes inside SAFE_EDGE)."""
+    best_elsewhere = max((other.per_page for name in PAPER_SIZES if name != paper
+                          for other in [plan(name, deck.width, deck.height, deck.bleed)] if other), default=0)
+    if sheet.per_page >= best_elsewhere:
+        return None
+    ganged = plan(paper, deck.width, deck.height, deck.bleed, gang=True)
+    if ganged is None or ganged.per_page < best_elsewhere:
+        return None
+    if min(ganged.grid_x, ganged.grid_y) + ganged.bleed < SAFE_EDGE - 1e-6:
+        return None
+    return ganged
 
 
 def _cover(stream: _Stream, count: int) -> float:

@@ -3,7 +3,6 @@
 A planned Page holds a `draw(writer, number)` callback; the Writer (pdf.py) runs it."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from ..diagnostics import Report
@@ -13,6 +12,7 @@ from ..layout.icons import IconError
 from ..prepare import Prepared
 from ..units import MM, MODES, PAPERS, mm  # noqa: F401 (PAPERS, MODES: named here for the rest of output/)
 from .pack import BLOCK_GAP, PackedPage, pack
+from .page import Page, PrintOptions, blank_page  # noqa: F401 (blank_page: named here for the rest of output/)
 from .truescale import PieceTooLarge, plan_templates
 from .impose import (FOOTER_TOP, Sheet, Tile, draw_alignment_mark, draw_assembly_map, draw_crop_marks,
                      draw_cut_guides, draw_cut_lines, draw_fold_lines, paper_size, plan, plan_tiles, tile_spans)
@@ -21,52 +21,6 @@ if TYPE_CHECKING:
     from .pdf import Writer
 
 ARTWORK_FRAMES = ("shape", "image")  # a board's frames that alignment marks may lie on
-
-
-@dataclass(frozen=True)
-class PrintOptions:
-    """How the user will print: paper, print mode, duplex flip, the printer's back misregistration
-    (points, added to every back page) and the imposition of cards."""
-    paper: str = "a4"
-    mode: str = "duplex"
-    flip: str = "long"
-    back_offset: tuple[float, float] = (0.0, 0.0)
-    imposition: str = "bleed"
-    lang: str | None = None  # a translation's language: last in the file name (bomber-boys-kit-a4-de.pdf)
-
-    @property
-    def suffix(self) -> str:
-        """File-name suffix: the default kit has none, so its name stays the same."""
-        parts = [self.mode] if self.mode != "duplex" else []
-        parts += ["short-flip"] if self.flip == "short" and self.mode == "duplex" else []
-        parts += ["gang"] if self.imposition == "gang" else []
-        parts += [self.lang] if self.lang else []
-        return "".join(f"-{p}" for p in parts)
-
-
-@dataclass
-class Page:
-    """One planned page: its size, what it holds, and how to draw it."""
-    width: float
-    height: float
-    section: str  # cards, boards, tokens, references (or cover)
-    label: str  # shown in the footer and, for a component's first page, in the contents
-    draw: Callable[["Writer", int], None]
-    scale_bar: bool = True
-    name: str = ""  # the deck, board or sheet on it, as the kit's contents list it
-    names: list[str] | None = None  # every deck on it, where several share the page (pack.py)
-    role: str = "single"  # fronts, backs, single (cut, one-sided), reference or cover: see sheets.py
-    footer_left: bool = False  # the block fills the page's height: the footer runs up the left margin
-    furniture: bool = True  # the footer and scale bar (a print shop's page holds the piece alone)
-    sheet: dict | None = None  # in a duplex kit: its sheet's kind and the side it prints on
-
-
-def blank_page(like: Page, label: str = "intentionally blank") -> Page:
-    """The back of a sheet that holds nothing (sheets.py).  Only its footer says so (`label`, in the
-    kit's language), in the band no piece uses, so that a printer set to skip empty pages cannot
-    shift every later back."""
-    return Page(like.width, like.height, like.section, label, lambda writer, number: None,
-                footer_left=like.footer_left, role="blank")
 
 
 def plan_decks(prep: Prepared, section: str, options: PrintOptions, report: Report) -> list[Page]:
@@ -196,13 +150,42 @@ def _face(writer: Writer, sheet: Sheet, section: str, layout, card, side: str, c
     trims.append((x, y, sheet.card_w, sheet.card_h))
 
 
-def plan_boards(prep: Prepared, section: str, paper: str) -> list[Page]:
+def board_tiles(prep: Prepared, board, paper: str, measure: bool = True) -> list[Tile]:
+    """The tiles of one board on `paper`, with seams placed off its words and play areas (seams.py).
+    The board is drawn once, on a canvas that is never saved, to know where it prints what; `check`
+    (which loads no PDF writer) plans the fewest tiles by size alone."""
+    bleed = prep.game.bleed
+    fewest = plan_tiles(paper, board.width, board.height, bleed)
+    layout = prep.boards.get(board.id)
+    if len(fewest) == 1 or layout is None or not measure:
+        return fewest
+    key = (board.id, paper)
+    memo = prep.__dict__.setdefault("_tile_plans", {})  # planned once for the kit and the guide
+    if key not in memo:
+        memo[key] = plan_tiles(paper, board.width, board.height, bleed, keep=_printed_boxes(prep, board, layout, bleed))
+    return memo[key]
+
+
+def _printed_boxes(prep: Prepared, board, layout, bleed: float):
+    import io
+    from reportlab.pdfgen.canvas import Canvas
+    from ..render.face import CardRenderer
+    from .seams import keep_out, narrowed
+    prep.fonts.family("sans").face("regular")
+    canvas = Canvas(io.BytesIO(), invariant=1, initialFontName="sans-regular", initialFontSize=9)
+    frames = CardRenderer(canvas, prep.game, prep.fonts, prep.icons, Report()).draw(
+        layout, board, "front", 1, bleed, bleed, bleed)
+    return keep_out(narrowed(frames, layout, prep.fonts, canvas), (0.0, 0.0),
+                    board.width + 2 * bleed, board.height + 2 * bleed, layout)
+
+
+def plan_boards(prep: Prepared, section: str, paper: str, measure: bool = True) -> list[Page]:
     """Pages of every board (or reference sheet): one page each, or tiles with overlaps."""
     pages: list[Page] = []
     bleed = prep.game.bleed
     tr = translator(getattr(prep.game.overlay, "strings", None) or {})
     for board in prep.game.component(section):
-        tiles = plan_tiles(paper, board.width, board.height, bleed)
+        tiles = board_tiles(prep, board, paper, measure)
         spans = tile_spans(tiles, board.height + 2 * bleed)
         for tile in tiles:
             label = board.name if len(tiles) == 1 else \
@@ -221,25 +204,35 @@ def _board_page(section: str, board, tile: Tile, spans, bleed: float):
         wx, wy, ww, wh = tile.window
         tiled = tile.cols * tile.rows > 1
         marks: list[tuple[float, float]] = []
+        cuts = tile.cut_lines()
 
         def place_marks(frames: list[dict]) -> dict:
-            """Alignment marks off every printed word, number and symbol of the board (frames other
-            than shapes and pictures), in the board's coordinates."""
-            boxes = [box for f in frames if f["type"] not in ARTWORK_FRAMES and "box" in f
-                     for box in f.get("cells") or [f["box"]]]  # a track: its spaces, not the frame round them
+            """Alignment marks off every printed word, number and symbol of the board and off its
+            slots (seams.py), in the board's coordinates; and the check that no cut line of this
+            tile runs through a word."""
+            from .seams import boxes_of, crossings, narrowed
+            frames = narrowed(frames, layout, writer.prep.fonts, c)
+            boxes = [box for box, kind in boxes_of(frames, mm(board.width + 2 * bleed), mm(board.height + 2 * bleed),
+                                                   layout) if kind != "art"]
             avoid = tuple((x * MM - bx, y * MM - by, w * MM, h * MM) for x, y, w, h in boxes)
             marks.extend(tile.marks(board.width + 2 * bleed, board.height + 2 * bleed, *spans, avoid=avoid))
+            lines = [(axis, round(mm(at), 3)) for axis, at in cuts]
+            for frame in crossings(frames, lines):
+                _seam_warning(writer, layout, board, tile, frame)
             return {"marks": [[round(mm(mx), 3), round(mm(my), 3)] for mx, my in marks]}
 
         c.saveState()
         clip = c.beginPath()
         clip.rect(tile.origin[0], tile.origin[1], ww, wh)
         c.clipPath(clip, stroke=0, fill=0)
+        record = {"col": tile.col + 1, "row": tile.row + 1, "cols": tile.cols, "rows": tile.rows,
+                  "window": [round(mm(v), 3) for v in tile.window],
+                  "origin": [round(mm(v), 3) for v in tile.origin],
+                  "overlap": round(mm(tile.overlap), 3)}
+        if tiled:  # where the player may cut: both edges of every strip this tile shares, on the page
+            record["cuts"] = [{axis: round(mm(at), 3)} for axis, at in cuts]
         writer.face(section, layout, board, "front", 1, bx + bleed, by + bleed, bleed, number,
-                    tile={"col": tile.col + 1, "row": tile.row + 1, "cols": tile.cols, "rows": tile.rows,
-                          "window": [round(mm(v), 3) for v in tile.window],
-                          "origin": [round(mm(v), 3) for v in tile.origin],
-                          "overlap": round(mm(tile.overlap), 3)}, annotate=place_marks if tiled else None)
+                    tile=record, annotate=place_marks if tiled else None)
         c.restoreState()
         if tiled:
             for mx, my in marks:
@@ -250,6 +243,23 @@ def _board_page(section: str, board, tile: Tile, spans, bleed: float):
             draw_crop_marks(c, Sheet(tile.page_w, tile.page_h, board.width, board.height, bleed, 1, 1, False,
                                      floor=FOOTER_TOP), [(bx + bleed, by + bleed, board.width, board.height)])
     return draw
+
+
+def _seam_warning(writer: Writer, layout, board, tile: Tile, frame: dict) -> None:
+    """W-SEAM, once per frame and paper, at the frame's line in the layout."""
+    name = frame.get("name", "")
+    key = ("seam", board.id, name, tile.page_w, tile.page_h)
+    if key in writer.written:
+        return
+    writer.written[key] = True
+    top = name.split("/")[0].split("[")[0]
+    where = next((f.position for f in layout.frames if f.name in (name, top)), None) or \
+        writer.prep.game.doc.pos(board.pointer)
+    paper = "A4" if abs(min(tile.page_w, tile.page_h) / MM - 210) < 1 else "Letter"
+    writer.report.warning("W-SEAM", f"board '{board.id}' on {paper}: a tile's cut line runs through the words of "
+                          f"frame '{name}' of layout '{layout.name}'", where,
+                          help="move the frame off the seam, or resize the board so that its tiles' seams fall "
+                          "in a margin or gutter (cardforge places them where the board leaves a free band)")
 
 
 def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) -> Page:
@@ -341,7 +351,10 @@ def _cover_art(writer: Writer, art: dict, width: float, height: float) -> None:
 SECTIONS = ("cards", "boards", "tokens", "references", "templates")
 
 
-def plan_sections(prep: Prepared, options: PrintOptions, report: Report) -> list[tuple[str, list[Page]]]:
+def plan_sections(prep: Prepared, options: PrintOptions, report: Report,
+                  measure: bool = True) -> list[tuple[str, list[Page]]]:
+    """Every section's pages.  `measure=False` (`check`, which loads no PDF writer): boards are tiled
+    by their size alone, without placing seams off their words."""
     planned = []
     for section in SECTIONS:
         if section == "templates":
@@ -355,7 +368,7 @@ def plan_sections(prep: Prepared, options: PrintOptions, report: Report) -> list
                 pages = []
         else:
             pages = (plan_decks(prep, section, options, report) if section in ("cards", "tokens")
-                     else plan_boards(prep, section, options.paper))
+                     else plan_boards(prep, section, options.paper, measure))
         if pages:
             planned.append((section, pages))
     return planned
@@ -367,5 +380,5 @@ def count_faces(prep: Prepared, paper: str) -> int:
     for deck in prep.game.decks:
         total += sum(card.quantity * (2 if card.back else 1) for card in deck.cards)
     for board in prep.game.boards:
-        total += len(plan_tiles(paper, board.width, board.height, prep.game.bleed))
+        total += len(board_tiles(prep, board, paper))
     return total

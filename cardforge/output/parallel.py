@@ -32,7 +32,7 @@ from ..interrupt import held, in_child
 from ..prepare import prepare
 from ..gctuning import drawing_gc
 from .build import build_paper, commit, discard
-from .pdf import lay_out_despite
+from .dryrun import lay_out_despite
 from .lock import lock_all
 from .pages import PrintOptions, count_faces
 from .replace import Replacement

@@ -6,18 +6,18 @@ import zlib
 from pathlib import Path
 from typing import Callable
 
-from ..diagnostics import ContentError, Report
+from .. import __version__
+from ..diagnostics import Report
 from ..frontend.translations import translator
 from ..layout.facecode import written_once
 from ..layout.layouts import Layout
 from ..limits import expression_batch
 from ..prepare import Prepared
 from ..render.face import CardRenderer
-from ..render.facecache import face_memo
 from ..render.fingerprint import recorded_digest
 from ..units import MM, mm
 from .manifest import Manifest
-from .pages import Page, PrintOptions, plan_sections
+from .page import Page
 
 Progress = Callable[[int, int], None]
 
@@ -38,8 +38,8 @@ class Writer:
             str(target), invariant=1, pageCompression=1, initialFontName="sans-regular", initialFontSize=9)
         self.canvas.setTitle(title)
         self.canvas.setAuthor(game.data.get("designer", ""))
-        self.canvas.setCreator("cardforge")
-        self.canvas.setProducer("cardforge")
+        self.canvas.setCreator(f"cardforge {__version__}")  # the version that drew it: `cardforge --version`
+        self.canvas.setProducer(f"cardforge {__version__}")
         self.renderer = CardRenderer(self.canvas, game, prep.fonts, prep.icons, report)
         self.renderer.outline = prep.outline
         # `check` (no target) keeps no manifest at all; a build spools it beside its output.
@@ -159,33 +159,6 @@ class NullCanvas:
 
     def stringWidth(self, *args, **kwargs) -> float:  # the footer and cover centre their text by it
         return 0.0
-
-
-def lay_out(prep: Prepared, report: Report, options: PrintOptions | None = None) -> None:
-    """Every page laid out without output, so that `check` reports what `build` would."""
-    pages = [page for _, section in plan_sections(prep, options or PrintOptions(), report) for page in section]
-    if not report.has_errors():
-        Writer(prep, None, "check", report, None, 0).write(pages)
-        face_memo(prep.game, prep.fonts, prep.icons).flush("face-fit")  # for the next check
-
-
-def lay_out_despite(failure: ContentError, report: Report) -> None:
-    """After the front end's errors, the cards it could read laid out all the same (without output):
-    their overflow, glyph and icon errors join the report, so every error comes at once. A face
-    that reads a field with a schema error is left out by the renderer (reported already)."""
-    if failure.prepared is None:
-        return
-    extra = Report()
-    try:
-        pages = [page for _, section in plan_sections(failure.prepared, PrintOptions(), extra) for page in section]
-        Writer(failure.prepared, None, "check", extra, None, 0).write(pages)
-        face_memo(failure.prepared.game, failure.prepared.fonts, failure.prepared.icons).flush("face-fit")
-    except ContentError:
-        pass
-    known = {(d.code, d.message) for d in report.items}
-    for item in extra.items:
-        if (item.code, item.message) not in known:
-            report.items.append(item)
 
 
 FOOTER_BASELINE = 6.1 * MM  # its descenders stay above the 5 mm that home printers leave unprinted

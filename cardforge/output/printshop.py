@@ -20,6 +20,11 @@ commit as the kit's: output/build.py, replace.py, lock.py); a failed or killed b
 previous print-shop folder untouched, and a good one leaves exactly its own files.  Tokens (punched from sheets, which each
 shop lays out on its own die template) and true-scale templates are not part of this target:
 `notes` says so, and the home-print kit has them.
+
+With `--color cmyk` each verified PDF is put through the game's print profile (output/printcolor.py, output/cmykpdf.py:
+CMYK under the ink limit, PDF/X-1a or PDF/X-4) and refused unless the preflight (verify/preflight.py)
+passes it; the PNGs stay RGB, rasterised from the RGB drawing, for screens and the shops that take
+pictures.
 """
 from __future__ import annotations
 
@@ -47,6 +52,7 @@ FOLDER = "printshop"
 @dataclass
 class PrintshopResult(BuildResult):
     notes: list[str] = field(default_factory=list)  # what the target leaves out, said once per game
+    color: list[str] = field(default_factory=list)  # --color cmyk: a line per PDF (profile, shift, resolution)
 
 
 @dataclass
@@ -61,8 +67,9 @@ class Item:
 
 
 def build_printshop(game_dir: Path, out_dir: Path, layouts_dir: Path | None = None,
-                    progress: Progress | None = None) -> PrintshopResult:
-    """Draw, verify and stage every print-shop PDF and PNG of a game; commit them all or none."""
+                    progress: Progress | None = None, color: str = "rgb") -> PrintshopResult:
+    """Draw, verify and stage every print-shop PDF and PNG of a game; commit them all or none.
+    `color`: "rgb" (as drawn) or "cmyk" (through the game's print profile, as PDF/X)."""
     report = Report()
     result = PrintshopResult(report)
     try:
@@ -73,8 +80,13 @@ def build_printshop(game_dir: Path, out_dir: Path, layouts_dir: Path | None = No
     folder = Path(out_dir) / FOLDER
     items = plan(prep, report)
     result.notes = left_out(prep)
+    cmyk = None
+    if color == "cmyk":
+        from .printcolor import settings
+        cmyk = settings(prep.game, report)
     if report.has_errors():
         return result
+    shifts: dict = {}  # --color cmyk: each sRGB colour and the places that use it, over the game
     counter = _Counter(progress, sum(1 for item in items for page in item.pages if page.name))
     staged: list[tuple[Path, Path]] = []
     # The new printshop/ folder replaces the old one whole (no file of an earlier build stays);
@@ -85,9 +97,12 @@ def build_printshop(game_dir: Path, out_dir: Path, layouts_dir: Path | None = No
         with drawing_gc():
             verifier = Verifier(prep, report, fresh=True)
             for item in items:
-                staged += _stage(prep, folder, stage, item, verifier, report, counter)
+                staged += _stage(prep, folder, stage, item, verifier, report, counter, cmyk, result, shifts)
                 if report.has_errors():
                     return result
+        if cmyk is not None:
+            from .printplaces import shift_warnings
+            shift_warnings(prep, cmyk, shifts, report)
         result.outputs = commit(staged, replacement)
     return result
 
@@ -176,8 +191,11 @@ def _piece_page(section: str, width: float, height: float, layout, piece, side: 
 
 
 def _stage(prep: Prepared, folder: Path, stage: Path, item: Item, verifier: Verifier, report: Report,
-           counter: _Counter) -> list[tuple[Path, Path]]:
-    """One PDF drawn, read back by the verifier and staged with its manifest and its pictures."""
+           counter: _Counter, cmyk=None, result: PrintshopResult | None = None,
+           shifts: dict | None = None) -> list[tuple[Path, Path]]:
+    """One PDF drawn, read back by the verifier and staged with its manifest and its pictures.
+    With `cmyk` (printcolor.PrintColor) the PDF is converted and preflighted first; its pictures
+    are those of the RGB drawing."""
     target = folder / f"{item.stem}.pdf"
     tmp = stage / (target.name + ".tmp")
     staged: list[tuple[Path, Path]] = []
@@ -190,11 +208,16 @@ def _stage(prep: Prepared, folder: Path, stage: Path, item: Item, verifier: Veri
         manifest.header.update(target="printshop", bleed=round(mm(BLEED), 3), decks=item.decks,
                                provenance=provenance(prep.game))
         staged.append((tmp, target))
+        drawn = tmp.read_bytes()  # the RGB drawing: the pictures are made from it
+        if cmyk is not None:
+            manifest.header.update(color=_to_cmyk(prep, tmp, target, cmyk, manifest, item, report, result, shifts))
+            if report.has_errors():
+                return staged
         verifier.verify(tmp, manifest, shown_as=target)
         if report.has_errors():
             return staged  # discarded by the caller
         staged += _stage_manifest(manifest, target, stage)
-        _stage_pictures(tmp.read_bytes(), folder, stage, item, report, staged)
+        _stage_pictures(drawn, folder, stage, item, report, staged)
     except BaseException:
         discard(staged)
         raise
@@ -223,3 +246,40 @@ def _stage_pictures(pdf: bytes, folder: Path, stage: Path, item: Item, report: R
             report.error("E-PRINTSHOP", f"{final.name}: the picture is {got[0]} x {got[1]} px, but its page "
                          f"at {DPI} dpi is {want[0]} x {want[1]} px", None,
                          help="this is a bug in cardforge; please report it")
+
+
+def _to_cmyk(prep: Prepared, tmp: Path, target: Path, cmyk, manifest, item: Item, report: Report,
+             result: PrintshopResult, shifts: dict) -> dict:
+    """The drawn PDF rewritten in CMYK as PDF/X (output/cmykpdf.py), then preflighted
+    (verify/preflight.py); each fault reported at the layout line of its frame.  Returns the
+    manifest's `color` header."""
+    from ..verify.preflight import preflight
+    from .cmykpdf import to_cmyk
+    from .printcolor import PDFX
+    from .printplaces import frame_pos, report_faults
+    from .softproof import largest_shift
+    records = [record for _, record in manifest.records()]
+    converted = tmp.with_name(tmp.name + ".cmyk")
+    try:
+        conversion = to_cmyk(tmp, converted, cmyk, records, item.title)
+        report_faults(prep, conversion, report, target.name)
+        if report.has_errors():
+            return {}
+        converted.replace(tmp)
+    finally:
+        converted.unlink(missing_ok=True)
+    checked = preflight(tmp, cmyk.ink_limit, cmyk.pdfx, records)
+    for finding in checked.faults:
+        report.error("E-PREFLIGHT", f"{target.name}: {finding}", frame_pos(prep, finding.place, "fill"),
+                     help="this is a bug in cardforge's CMYK conversion; please report it")
+    for rgb, places in conversion.colours.items():
+        shifts.setdefault(rgb, set()).update(places)
+    shift, colour = largest_shift(conversion, cmyk)
+    lowest = checked.lowest_ppi
+    from .printcolor import hex_of
+    result.color.append(f"{target.name}: CMYK {cmyk.profile.name}, ink limit {cmyk.ink_limit:g}%, "
+                        f"{PDFX[cmyk.pdfx][3]}; largest colour shift ΔE2000 {shift:.1f}"
+                        + (f" ({hex_of(colour)})" if colour else "") + "; "
+                        + (f"lowest picture resolution {lowest:.0f} ppi" if lowest else "no pictures"))
+    return {"space": "cmyk", "profile": cmyk.profile.name, "ink_limit": cmyk.ink_limit, "pdfx": cmyk.pdfx,
+            "rich_black": list(cmyk.rich_black), "largest_shift": round(shift, 2)}

@@ -42,9 +42,11 @@ def face_geometry(prep: Prepared, face: Face) -> tuple[Any, float, str]:
     return prep.faces[(face.piece.id, face.side)], deck.bleed, deck.shape
 
 
-def faces_pdf(prep: Prepared, faces: list[Face], report: Report, bleed: bool = True, outline: bool = False) -> bytes:
+def faces_pdf(prep: Prepared, faces: list[Face], report: Report, bleed: bool = True, outline: bool = False,
+              records: list | None = None) -> bytes:
     """One page per face, sized to the face (with or without its bleed); `outline`: with frame
-    boxes, safe zone, trim and bleed drawn over it (render/outline.py)."""
+    boxes, safe zone, trim and bleed drawn over it (render/outline.py).  `records` receives each
+    face's frames as the manifest records them (the soft proof names frames by them)."""
     buffer = io.BytesIO()
     prep.fonts.family("sans").face("regular")
     canvas = Canvas(buffer, invariant=1, pageCompression=0, initialFontName="sans-regular")
@@ -56,7 +58,11 @@ def faces_pdf(prep: Prepared, faces: list[Face], report: Report, bleed: bool = T
         if index:
             canvas.showPage()
         canvas.setPageSize((layout.width + 2 * margin, layout.height + 2 * margin))
-        renderer.draw(layout, face.piece, face.side, face.copy, margin, margin, face_bleed, shape)
+        frames = renderer.draw(layout, face.piece, face.side, face.copy, margin, margin, face_bleed, shape)
+        if records is not None:
+            kind = "card" if hasattr(face.piece, "deck") else "board"
+            records.append({"page": index + 1, kind: face.piece.id, "side": face.side, "layout": layout.name,
+                            "frames": frames})
     canvas.save()
     return buffer.getvalue()
 

@@ -24,8 +24,9 @@ from .facecache import face_memo, stored_call, stored_calls
 from .images import ImageFrames
 from .shapes import ShapeFrames
 from .versionmark import VersionMarks
+from .piece import Piece
 from .replay import Kept, FaceReplay, placed_box
-from ..layout.facecode import FaceCode, asked_versions, face_pieces, resolve, watch_versions
+from ..layout.facecode import FaceCode, asked_versions, face_pieces, watch_versions
 from .table import RenderError, draw_table
 from ..frontend.model import Board, Card, Game
 from ..frontend.translations import translator
@@ -46,8 +47,6 @@ PIECE = "piece"  # a diagnostic's position: the piece being drawn (see CardRende
 AT = "@"  # in a diagnostic's once-key: its position
 CACHE_LIMIT = 500  # parsed texts kept per PDF (a 40-word text parsed and fitted holds ~20 KB)
 
-
-Piece = Card | Board
 
 
 def rendered(piece: Piece, template: Template, ctx: dict, face_ctx: dict | None) -> Any:
@@ -194,10 +193,8 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
             c._face_code = None
         kept = Kept(face_pieces(c, code, c._code[start:]), code.marks, c._formsinuse[forms_before:], records,
                     sorted(set(asked[asked_before:])) if asked is not None else [])
-        icons_before = len(c._formsinuse)
-        kept.written = resolve(c, self.painter, kept.pieces, code.marks)
+        self._write(kept)
         c._code[start:] = [kept.written]  # the same lines of the page
-        kept.icon_forms = c._formsinuse[icons_before:]
         c.restoreState()
         if self.outline:
             from .outline import draw_outline

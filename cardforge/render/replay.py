@@ -27,6 +27,7 @@ from ..layout.fonts import FontError
 from ..layout.layouts import names_copy
 from ..layout.repeat import walk_frames
 from .facecache import face_memo
+from .piece import Piece
 from ..units import MM
 from .table import RenderError
 from ..lazy import lazy_module
@@ -35,7 +36,6 @@ rl_accel = lazy_module("reportlab.lib.rl_accel")  # reportlab's number format, w
 
 if TYPE_CHECKING:
     from ..layout.layouts import Layout
-    from .face import Piece
 
 KEPT_KEYS_LIMIT = 4096  # faces' keys for other documents remembered per document (a digest each)
 _UNKNOWN = object()
@@ -56,8 +56,10 @@ class Kept:
     """A face as its drawing wrote it: its operators between its `cm` and its closing Q, split at
     their marks (layout/facecode.py face_pieces); forms it placed directly (pictures, which are not
     marked); its records, with boxes at its origin (CardRenderer._placed); the PDF features it
-    asked for.  Once placed in this document, what the marks were written as (the codes and form
-    names stay the same for the rest of the document)."""
+    asked for.  Once placed in this document, what the marks were written as: the codes and form
+    names stay the same for the rest of the document, but reportlab names graphics states per page
+    (and per form), so `states` holds the names the written operators give them, and a page that
+    names them otherwise (or not at all) has the face written again (FaceReplay._replay)."""
     pieces: list[str]
     marks: list
     forms: list[str]
@@ -66,6 +68,7 @@ class Kept:
     written: str | None = None
     icon_forms: list[str] = field(default_factory=list)
     digests: dict = field(default_factory=dict)  # its manifest digests (render/fingerprint.py recorded_digest)
+    states: tuple = ()  # ((key, value), name) of each graphics state `written` sets (written_states)
 
 
 class FaceReplay:
@@ -236,6 +239,16 @@ class FaceReplay:
         return (len(c._code), len(c._formsinuse), len(c._annotationrefs), len(c._colorsUsed), len(c._shadingUsed),
                 len(self.report.items))
 
+    def _write(self, kept: Kept) -> None:
+        """Write the face's marks for the page (or form) being drawn: its text in the document's
+        font subsets, its icons as the document's forms (which the page now uses), its graphics
+        states as this page names them."""
+        c = self.canvas
+        before = len(c._formsinuse)
+        kept.written = resolve(c, self.painter, kept.pieces, kept.marks)
+        kept.icon_forms = c._formsinuse[before:]
+        kept.states = written_states(c, kept.marks)
+
     def _replay(self, kept: Kept, x: float, y: float) -> list[dict[str, Any]]:
         """Place a kept face with its trim box's lower-left at (x, y)."""
         c = self.canvas
@@ -244,15 +257,28 @@ class FaceReplay:
         c._formsinuse.extend(kept.forms)
         if kept.versions:
             c._doc.ensureMinPdfVersion(*kept.versions)
-        if kept.written is None:
-            before = len(c._formsinuse)
-            kept.written = resolve(c, self.painter, kept.pieces, kept.marks)
-            kept.icon_forms = c._formsinuse[before:]
+        if kept.written is None or (kept.states and not _states_hold(c, kept.states)):
+            self._write(kept)
         else:
             c._formsinuse.extend(kept.icon_forms)
         c._code.append(kept.written)
         c._code.append("Q")
         return self._placed(kept.records, x, y)
+
+
+def written_states(canvas, marks: list) -> tuple:
+    """The graphics states a face's marks set, each with the name `canvas`'s page (or form) gives it
+    now: what its written operators stay right for (layout/facecode.py resolve names them)."""
+    states = canvas._extgstate._c
+    return tuple((pair, states[pair]) for pair in {(m[1], m[2]) for m in marks if m[0] == STATE})
+
+
+def _states_hold(canvas, states: tuple) -> bool:
+    """Whether the page (or form) being drawn names every one of `states` as the face was written:
+    reportlab starts each page's names afresh, so a face written on an earlier page would set a
+    state this page does not define (or another one of the same name)."""
+    named = canvas._extgstate._c
+    return all(named.get(pair) == name for pair, name in states)
 
 
 @lru_cache(maxsize=4096)

@@ -11,6 +11,7 @@ from .builtin import AssetUse, check_assets, check_capacity, check_changed, chec
 from .builtin import RULES_FILE
 from .run import RuleSet
 from .scopes import check_hidden_backs
+from ..layout.misregistration import check_duplex_edges
 
 
 def check_game(game: Game, report: Report, *, layouts=None, icons=None, faces=None, boards=None,
@@ -31,6 +32,7 @@ def check_game(game: Game, report: Report, *, layouts=None, icons=None, faces=No
     check_changed(game, report)
     if faces is not None:
         check_capacity(game, report, faces, boards or {})
+        check_duplex_edges(game, report, faces)
     # Unused layouts, icons and files: only for a game that loaded cleanly, where "unused" means it.
     if complete and not report.has_errors():
         if layouts is not None:

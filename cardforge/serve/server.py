@@ -26,10 +26,10 @@ import threading
 import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from importlib import resources
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from .. import resources
 from ..access.vision import VIEWS
 from ..interrupt import held, in_child
 from .connections import ANSWERING, IO_SECONDS, STREAMING, Connections
@@ -186,7 +186,7 @@ def _builder_loop(conn, game_dir: str, layouts_dir: str | None, out_dir: str, pa
 
 
 def page_html() -> bytes:
-    return resources.files("cardforge.serve").joinpath("page.html").read_bytes()
+    return resources.read_bytes("serve", "page.html")
 
 
 class Handler(BaseHTTPRequestHandler):

@@ -44,7 +44,7 @@ def _path_box(path: list[tuple]) -> tuple | None:
 _PAINT_OPS = {b"n", b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"}
 # Operators that change nothing the reader follows (colours, line style, rendering mode): the
 # commonest ones, answered before the other tests.
-_IGNORED_OPS = {b"rg", b"g", b"k", b"w", b"J", b"j", b"M", b"d", b"G", b"K", b"cs", b"CS", b"sc", b"SC",
+_IGNORED_OPS = {b"rg", b"g", b"k", b"w", b"J", b"j", b"M", b"d", b"G", b"cs", b"CS", b"sc", b"SC",
                 b"scn", b"SCN", b"gs", b"ri", b"i", b"Tr", b"Ts"}
 _STROKE_OPS = {b"S", b"s", b"B", b"B*", b"b", b"b*"}
 
@@ -294,7 +294,8 @@ class PageReader:
     def __init__(self, page, fonts_seen: dict):
         self.page = page
         resources = page.get("/Resources")
-        resources = resources.get_object() if resources is not None else {}
+        resources = self.resources = resources.get_object() if resources is not None else {}
+        self._content: bytes | None = None
         self.fonts: dict[str, _Font] = {}
         self.font_objects: dict[str, Any] = {}
         font_dict = resources.get("/Font")
@@ -326,7 +327,7 @@ class PageReader:
         """Interpret the page's content.  With `faces`, a face placed again (the same operators
         between `q 1 0 0 1 x y cm` and its `Q`, in the same fonts and forms) is read once per PDF
         and its text, icons and clips moved to where it is placed again."""
-        data = _page_content(self.page)
+        data = self.content()
         if data is None:
             return self
         state = _State()
@@ -349,6 +350,12 @@ class PageReader:
             self.blocks, self.placed, self.strokes = [], [], []
             self._interpret(data, _State(), self)
         return self
+
+    def content(self) -> bytes | None:
+        """The page's content stream, decoded once (read, and the resource check, use it)."""
+        if self._content is None:
+            self._content = _page_content(self.page)
+        return self._content
 
     def _placed_again(self, data: bytes, start, end: int, state: "_State", faces: "FaceBodies") -> bool:
         """Read the face that begins at `start` from `faces`, moved into place, if it was read
@@ -525,6 +532,8 @@ class PageReader:
                                 emptied = True
                     elif op == b"RG":
                         stroke = tuple(round(float(v), 4) for v in operands[-3:])
+                    elif op == b"K":  # a CMYK print-shop file's stroke (4 values: never an RGB cut line's)
+                        stroke = tuple(round(float(v), 4) for v in operands[-4:])
                     elif op == b"cm":
                         ctm = _mul(tuple(map(float, operands[-6:])), ctm)
                         if ctm == IDENTITY:

@@ -20,6 +20,7 @@ from ..rules.positions import piece_pos, refine
 from .pdfobjects import damage_errors, read_pages
 from .drawn import Block, Placed, Run
 from .pdfread import FaceBodies, PageReader, _embedded
+from .resources import Undefined
 
 SECTIONS = ("cards", "tokens", "boards", "references", "templates")
 TOL = 0.75  # points of slack when placing glyphs and icons in boxes
@@ -223,6 +224,7 @@ class Verifier:
         pending = next(records, None)
         fonts_seen: dict = {}
         faces = FaceBodies()  # a face placed again (a deck's back) is read once
+        undefined = Undefined()  # what the pages use and do not define; each form looked at once
         counts: dict[tuple, int] = {}
         sections_seen: set[str] = set()
         for number, page in enumerate(pages, start=1):
@@ -232,6 +234,7 @@ class Verifier:
             try:  # the page's objects and content as the file has them: a damaged file is one error
                 reader = PageReader(page, fonts_seen)
                 self._fonts(name, number, reader)
+                self._resources(name, number, reader, undefined)
                 if wanted:
                     reader.read(faces)
             except damage_errors() as exc:
@@ -256,6 +259,18 @@ class Verifier:
                 self.error("E-PRINTED-FONT", f"{name} page {number}: font '{base}'{where} is not embedded",
                            once=("font", base), help="cardforge embeds its TrueType fonts; a font that is not "
                            "embedded prints differently on every printer")
+
+    def _resources(self, name: str, number: int, reader: "PageReader", undefined: Undefined) -> None:
+        """Every font, graphics state, form, image, shading, pattern and colour space the page's
+        content (and each form it draws) names is defined by its resources (verify/resources.py)."""
+        missing, forms = undefined.page(reader.content(), reader.resources)
+        # A form is shared by the pages that draw it: named once, on the first.
+        for where, names, whose, once in ([("its content", missing, "page's", number)] if missing else []) + \
+                [(form, names, "form's", form) for form, names in forms]:
+            self.error("E-PRINTED-RESOURCE", f"{name} page {number}: {where} uses {_and(names)}, which the {whose} "
+                       "resources do not define", once=("resource", once),
+                       help="a viewer draws the page without it; the PDF was written wrong: report it, "
+                            "with the file")
 
     def _page(self, name, number, reader: "PageReader", entries, counts, sections_seen) -> None:
         outlines = [record for section, record in entries if section == "templates"]
@@ -430,6 +445,11 @@ class Verifier:
 
 _NOWHERE = "(outside every frame)"
 _WORDS_FROM = ("text", "track", "table")  # the frames whose records say what words they printed (_recorded)
+
+
+def _and(items: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _fields_of(info: FrameInfo | None) -> list[str]:
