@@ -234,13 +234,21 @@ def test_every_page_has_a_50mm_scale_bar_and_says_print_at_100_percent(kit):
     pdf = kit / "parts-kit-letter.pdf"
     manifest = load_manifest(kit / "parts-kit-letter.manifest.json")
     for page, entry in zip(_pages(pdf), manifest["pages"]):
-        x0, y0, x1 = entry["scale_bar"]
-        bars = [ln for ln in page.lines
-                if abs(ln["y0"] - ln["y1"]) < 0.01 and abs(ln["x0"] - x0 * MM) < 0.05
-                and abs(page.height - ln["top"] - y0 * MM) < 0.05]
-        assert bars, f"no scale bar on page {entry['page']}"
-        assert (bars[0]["x1"] - bars[0]["x0"]) / MM == pytest.approx(50.0, abs=0.01)
-        assert "print at 100% / actual size" in page.extract_text()
+        a, b, c = entry["scale_bar"]
+        # along the bottom: [x0, y0, x1]; up the left margin (pieces fill the page's height): [x, y0, y1]
+        along = [ln for ln in page.lines
+                 if abs(ln["y0"] - ln["y1"]) < 0.01 and abs(ln["x0"] - a * MM) < 0.05
+                 and abs(page.height - ln["top"] - b * MM) < 0.05]
+        up = [ln for ln in page.lines
+              if abs(ln["x0"] - ln["x1"]) < 0.01 and abs(ln["x0"] - a * MM) < 0.05
+              and abs(page.height - ln["bottom"] - b * MM) < 0.05]
+        assert along or up, f"no scale bar on page {entry['page']}"
+        bar = (along or up)[0]
+        length = bar["x1"] - bar["x0"] if along else bar["bottom"] - bar["top"]
+        assert length / MM == pytest.approx(50.0, abs=0.01) and (c - (a if along else b)) == pytest.approx(50.0)
+        upward = "".join(ch["text"] for ch in sorted((ch for ch in page.chars if not ch["upright"]),
+                                                      key=lambda ch: -ch["top"]))  # a footer up the margin
+        assert "print at 100% / actual size" in page.extract_text() + upward
 
 
 def test_reference_table_cells_hold_the_data(kit):
