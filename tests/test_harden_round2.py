@@ -197,8 +197,10 @@ def test_steel_rain_table_with_a_column_removed(tmp_path, command):
     args = ["--out", "out", "--paper", "a4"] if command == "build" else []
     result = cardforge(command, "content/steel-rain", *args, cwd=tmp_path, timeout=300)
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    game_lines = (tmp_path / "content/steel-rain/game.yaml").read_text("utf-8").splitlines()
+    line = next(i for i, text in enumerate(game_lines, 1) if text.strip().startswith("- {id: ref-terrain,"))
     assert _error_lines(result.stderr) == [
-        "content/steel-rain/game.yaml:403:5: error[E-TABLE-GROUPS]: board 'ref-terrain' (front), frame 'movement' of "
+        f"content/steel-rain/game.yaml:{line}:5: error[E-TABLE-GROUPS]: board 'ref-terrain' (front), frame 'movement' of "
         "layout 'sr-ref-terrain': header_groups span 7 columns, but the table has 6"]
 
 
