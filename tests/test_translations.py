@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from conftest import CARDS_YAML, FRONT_LAYOUT, GAME_YAML, headlines, make_game
 
 GAME_DE = GAME_YAML.replace("card_size: poker\n", "languages: [de]\ncard_size: poker\n")
@@ -333,6 +335,43 @@ def test_chinese_breaks_between_characters_and_a_name_all_in_the_fallback_font_p
     lines = [line for line in printed.splitlines() if "敵" in line or "書" in line or "解" in line]
     assert len(lines) >= 4 and all(len(line) < 30 for line in lines), lines  # broken inside the "word"
     assert not any(line.startswith(("，", "。", "：")) for line in printed.splitlines())  # kinsoku
+
+
+# Punctuation that must not start a line (closing brackets and quotes, stops, commas) or end one
+# (opening brackets and quotes): the East Asian rules of UAX #14 (issue 43).
+NO_LINE_START = tuple("”’」』）】〉》〕］｝、。，．：；？！")
+NO_LINE_END = tuple("“‘「『（【〈《〔［｛")
+
+
+@pytest.mark.parametrize("lang, sentence", [
+    # ArkhamDB's Chinese quotes dialogue in “…”; NetrunnerDB's Japanese in 「…」 and “…” (texts written for this test)
+    ("zh", "你可以大声说：“我已经看见了它。”然后抽一张牌。若你这样做，每位调查员受到1点恐惧。"),
+    ("ja", "このカードをプレイしたとき、「準備はできた」と宣言する。“あなたの手札”から1枚を捨てる。"),
+])
+def test_cjk_lines_never_start_with_a_closing_quote_nor_end_with_an_opening_one(tmp_path, lang, sentence):
+    # A line of Chinese or Japanese broke before ” or after “, leaving the quote alone at the edge of a
+    # line (ArkhamDB zh 01003, 01004, 01048, 01054, 01146; NetrunnerDB ja 01075, zh-hans 01042).
+    from cardforge.cli import main
+    from conftest import load_manifest
+    prefixes = ["一二三四五六七八九十十一十二"[:n] for n in range(14)]  # every place in the line for the quotes
+    source = ",\n".join(f'{{"code": "010{n:02}", "title": "C{n}", "text": "Text {n}.", "cost": 1}}'
+                         for n in range(len(prefixes)))
+    overlay = ",\n".join(f'{{"code": "010{n:02}", "title": "C{n}", "text": "{prefix}{sentence}"}}'
+                          for n, prefix in enumerate(prefixes))
+    game = _published(tmp_path, f"languages: [{{lang: {lang}, path: translations/{lang}}}]\n",
+                      {f"translations/{lang}/core.json": f"[{overlay}]\n"})
+    (game / "pack/core.json").write_text(f"[{source}]\n", "utf-8")
+    import os
+    cwd = os.getcwd()
+    os.chdir(game.parent)
+    try:
+        assert main(["build", game.name, "--lang", lang, "--paper", "a4", "--out", "out", "-j", "1"]) == 0
+    finally:
+        os.chdir(cwd)
+    manifest = load_manifest(game.parent / f"out/tiny/tiny-cards-a4-{lang}.manifest.json")
+    lines = [line for card in manifest["cards"] for frame in card["frames"] for line in frame.get("lines") or []]
+    assert sum(1 for line in lines if "。" in line) >= 14, lines
+    assert [line for line in lines if line.startswith(NO_LINE_START) or line.endswith(NO_LINE_END)] == []
 
 
 def test_a_layout_sets_per_language_overrides(tmp_path, capsys, monkeypatch):
