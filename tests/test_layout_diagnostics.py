@@ -101,3 +101,33 @@ def test_check_lays_out_a_copy_that_differs_from_the_first(tmp_path):
         assert headlines(result.stderr) == [
             "content/tiny/cards/cards.yaml:6:5: error[E-TEXT-OVERFLOW]: card 'beta' (front), frame 'tag' of layout "
             "'front': the word 'OVERFLOWING' is 16.7 mm wider than the frame (6.0 mm) even at the minimum size 9 pt"]
+
+
+# Two text frames at one place, each with a condition: a cost on most cards, a "free" label on the rest.
+EXCLUSIVE = FRONT_LAYOUT + (
+    '  cost: {type: text, when: "{{ card.cost > 1 }}", x: 40mm, y: 70mm, width: 15mm, height: 8mm, '
+    'text: "{{ card.cost }}", size: 9pt}\n'
+    '  free: {type: text, when: "{{ card.cost <= 1 }}", x: 40mm, y: 70mm, width: 15mm, height: 8mm, '
+    'text: "FREE", size: 9pt}\n')
+
+
+def test_text_frames_whose_conditions_both_hold_and_overlap_are_a_warning_at_the_layout(tmp_path):
+    # The two conditions overlap (cost 2 is both > 1 and < 3): beta prints both texts over each other.
+    layout = EXCLUSIVE.replace("card.cost <= 1", "card.cost < 3")
+    make_game(tmp_path, layout_yaml=layout)
+    for command in ("check", "build"):
+        result = cardforge(command, "content/tiny", *(["--out", "out"] if command == "build" else []), cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        found = [line for line in headlines(result.stderr) if "W-TEXT-OVERLAP" in line]
+        assert found == [
+            f"{LAYOUT}:5:3: warning[W-TEXT-OVERLAP]: text frames 'cost' and 'free' of layout 'front' both print "
+            "on card 'beta' (front) and overlap by 15.0 x 8.0 mm: their texts are drawn over each other"], \
+            result.stderr
+        assert "  = help: make their 'when:' conditions exclude each other, or move 'free' clear of 'cost'" \
+            in result.stderr
+
+
+def test_text_frames_at_one_place_whose_conditions_exclude_each_other_are_no_warning(tmp_path):
+    make_game(tmp_path, layout_yaml=EXCLUSIVE)
+    result = cardforge("check", "content/tiny", cwd=tmp_path)
+    assert result.returncode == 0 and headlines(result.stderr) == [], result.stderr

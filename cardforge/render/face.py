@@ -232,12 +232,26 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
                 continue
             if record is not None:
                 records.append(record)
+        self._warn_overlapping_text(layout, piece, side, records)
         if isinstance(piece, Card) and side == "front" and self.game.version_mark.show == "always":
             mark = self._version_mark(piece, layout, x, y, records)
             if mark is not None:
                 records.append(mark)
         c.restoreState()
         return records
+
+    def _warn_overlapping_text(self, layout: Layout, piece: Piece, side: str, records: list[dict]) -> None:
+        """Two text frames whose `when:` conditions both hold on this face, drawn over each other:
+        once per pair at the later frame's line in the layout, naming the first piece it happens on."""
+        from ..layout.layouts import overlapping_text
+        what = "board" if isinstance(piece, Board) else "card"
+        for first, second, w, h in overlapping_text(layout.frames, records):
+            self._say(("overlap", AT, first.name, second.name), "warning", "W-TEXT-OVERLAP",
+                      f"text frames '{first.name}' and '{second.name}' of layout '{layout.name}' both print on "
+                      f"{what} '{piece.id}' ({side}) and overlap by {mm(w):.1f} x {mm(h):.1f} mm: their texts "
+                      "are drawn over each other", second.position,
+                      f"make their 'when:' conditions exclude each other, or move '{second.name}' "
+                      f"clear of '{first.name}'", piece.id)
 
     def _icon_error(self, exc: IconError, piece: Piece) -> None:
         """A broken icon file is reported once, at the file, however many faces use it."""
