@@ -17,6 +17,7 @@ from .layout.fonts import FontError, builtin_fonts, fonts_for_game
 from .layout.icons import IconLibrary
 from .layout.layouts import Layout, LayoutSet
 from .layout.markup import apply_markup
+from .layout.values import apply_value_maps
 from .rules import check_game
 from .units import LengthError
 
@@ -86,6 +87,7 @@ def _prepare(game_dir: Path, report: Report, layouts_dir: Path | None, force_fil
     layouts = LayoutSet(roots, report, game.min_type, game.lang)
     icons = IconLibrary([game.root / "icons"] + [r / "icons" for r in roots[1:]])
     apply_markup(game, icons, report)  # card text in a community's markup -> rich text
+    apply_value_maps(game, report)  # a database's encodings (ArkhamDB's -2 cost) -> the printed text
     faces: dict[tuple[str, str], Layout | None] = {}
     for deck in game.decks:  # a deck's layouts are checked even when its card files failed
         for side, name in (("front", deck.front), ("back", deck.back)):

@@ -399,6 +399,36 @@ def test_a_mark_that_matches_no_text_of_the_game_is_a_warning_at_its_line(tmp_pa
     assert "= help: check its spelling against the card text as the database writes it, or delete the mark" in err
 
 
+def test_a_value_map_prints_a_databases_encodings_as_the_card_does(tmp_path):
+    # ArkhamDB writes an X cost as -2, * as -3 and no cost as null: the cost printed "-2".
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "cards/card.schema.json", '"amount": {"type": "integer", "minimum": 0, "maximum": 9}',
+          '"amount": {"type": ["integer", "null"], "minimum": -3, "maximum": 9}')
+    _edit(game / "cards/db/01002.json", '"cost": 2,', '"cost": -2,')
+    _edit(game / "cards/db/01003.json", '"cost": 3,', '"cost": -3,')
+    _edit(game / "cards/db/01004.json", '"cost": 0,', '"cost": null,')
+    _edit(game / "game.yaml", "    id_from: code\n",
+          '    id_from: code\n    values:\n      cost: {-2: X, -3: "*", null: "—"}\n')
+    code, _, err = _run(tmp_path, "build", "ember-vale", "--out", "out", "--paper", "a4")
+    assert code == 0, err
+    printed = {card: _front_frames(tmp_path, "ember-vale", card).get("cost")
+               for card in ("01002", "01003", "01004", "01005")}
+    assert printed == {"01002": "X", "01003": "*", "01004": "—", "01005": "1"}, printed
+    with __import__("pdfplumber").open(tmp_path / "out/ember-vale/ember-vale-cards-a4.pdf") as pdf:
+        text = "".join(page.extract_text() for page in pdf.pages)
+    assert "-2" not in text and "-3" not in text
+
+
+def test_a_value_map_for_a_field_no_card_has_is_a_warning_with_a_guess(tmp_path):
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "game.yaml", "    id_from: code\n", "    id_from: code\n    values:\n      cots: {-2: X}\n")
+    code, found, err = _run(tmp_path, "check", "ember-vale")
+    line = next(i for i, text in enumerate((game / "game.yaml").read_text("utf-8").splitlines()) if "cots:" in text)
+    assert (code, found) == (0, [f"ember-vale/game.yaml:{line + 1}:7: warning[W-VALUES-FIELD]: deck 'vale': values "
+                                 "for 'cots', which no card of the deck has"]), err
+    assert "= help: did you mean 'cost'?" in err
+
+
 def test_a_mark_whose_regex_does_not_compile_is_an_error(tmp_path):
     game = _copy(tmp_path, "ember-vale")
     _preset(game, "arkhamdb", "  marks:\n    - {regex: '[(', text: x}\n")
