@@ -39,7 +39,7 @@ import yaml
 
 FENCE = re.compile(r"^(?:<!-- (?:whole )?file: (?P<other>\S+) -->\n)?```(?P<lang>[a-z]*)\n(?P<body>.*?)^```\n?",
                    re.S | re.M)
-EDIT = re.compile(r'^<!-- edit (?P<path>\S+): (?P<old>".*?") -> (?P<new>".*?") -->$', re.M)
+EDIT = re.compile(r'^<!-- edit (?P<path>\S+): (?P<old>"(?:[^"\\]|\\.)*") -> (?P<new>"(?:[^"\\]|\\.)*") -->$', re.M)
 SCREENSHOT = re.compile(r"^<!-- screenshot: (?P<name>\S+\.png) -->$", re.M)
 WHOLE = re.compile(r"^# (?:whole )?file: (?P<path>\S+)(?P<same> \(as `?cardforge new`? writes it\))?\s*$")
 ADD = re.compile(r"^# add to (?P<path>\S+)\s*$")
