@@ -62,6 +62,11 @@ class Step:
     outputs: list[tuple[str, list[str]]] = field(default_factory=list)  # console: (command, shown lines)
 
 
+def walkthrough_pages(docs: Path) -> list[Path]:
+    """The pages that run as written: getting started, the tutorials and the recipes."""
+    return [docs / "getting-started.md", *sorted((docs / "tutorials").glob("*.md")), docs / "guides" / "recipes.md"]
+
+
 def is_walkthrough(text: str) -> bool:
     return bool(re.search(r"^```(?:sh|console)$", text, re.M))
 

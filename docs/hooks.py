@@ -3,7 +3,7 @@
 - The reference pages are written from cardforge's own schemas, registries and source
   (cardforge/reference.py), so they cannot drift from what `check` accepts; a page written by hand
   in docs/reference/ (the diagnostics reference) takes the place of the generated one.
-- The pictures: getting started and each tutorial are run as a reader follows them
+- The pictures: getting started, each tutorial and the recipes are run as a reader follows them
   (cardforge/walkthrough.py), in an empty folder, and every picture a page shows
   (`![...](pictures/PAGE/FILE)`) is the file its own commands wrote there, `cardforge render` and the
   rest. A page whose commands fail fails the build, so a page cannot show what cardforge no longer does.
@@ -24,7 +24,7 @@ def on_files(files, config):
     for rel, text in pages().items():
         if not (docs / rel).is_file():
             files.append(File.generated(config, rel, content=text))
-    for page in [docs / "getting-started.md", *sorted((docs / "tutorials").glob("*.md"))]:
+    for page in walkthrough.walkthrough_pages(docs):
         text = page.read_text("utf-8")
         shown = walkthrough.pictures(text)
         if not shown:

@@ -5,7 +5,7 @@ knows whether it is a whole file or a part of one (a block in another language, 
 file of the example when an HTML comment `<!-- whole file: PATH -->` stands before it):
 - `# whole file: PATH` (or `# file: PATH`): a whole file of the page's example game; the page's
   files are written into a game folder and `cardforge check` must pass on it (with `--strict`: no
-  warning either). Getting started and the tutorials are run step by step instead
+  warning either). Getting started, the tutorials and the recipes are run step by step instead
   (tests/test_docs_walkthrough.py), where `# add to PATH` adds a block to the end of a file;
 - `# part of KIND (not the whole file)` (or `# fragment: KIND`): a piece of a file of that kind
   (game.yaml, a card file, a layout, rules.yaml, a force list), which must be valid YAML and valid
@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from cardforge import walkthrough
 from conftest import REPO
 
 DOCS = REPO / "docs"
@@ -33,7 +34,7 @@ MARK = re.compile(r"^# (?:(?P<kind>file|fragment|excerpt): (?P<what>\S+)|whole (
                   r"|(?P<add>add) to (?P<target>\S+)|part of (?:an? )?(?P<part>[a-z. ]+?) \(not the whole file\))")
 PARTS = {"game.yaml": "game", "card file": "cards", "layout": "layout", "rules.yaml": "rules", "force list": "force"}
 PAGES = sorted(DOCS.rglob("*.md"))
-WALKTHROUGHS = {DOCS / "getting-started.md", *(DOCS / "tutorials").glob("*.md")}  # run step by step instead
+WALKTHROUGHS = set(walkthrough.walkthrough_pages(DOCS))  # run step by step instead
 
 
 def _blocks(page: Path) -> list[tuple[str, str, str]]:
@@ -70,7 +71,7 @@ def test_the_site_builds_in_strict_mode(tmp_path):
         assert (tmp_path / "site" / page).is_file(), page
     codes = (tmp_path / "site" / "reference" / "diagnostics" / "index.html").read_text("utf-8")
     assert "E-SCHEMA" in codes and "E-VERSION-MARK" in codes
-    # Getting started and every tutorial show at least one picture that cardforge drew while the
+    # Getting started, every tutorial and the recipes show at least one picture that cardforge drew while the
     # site was built (docs/hooks.py): a PNG in the site, not a file of docs/.
     for page in sorted(WALKTHROUGHS):
         rel = page.relative_to(DOCS).with_suffix("")

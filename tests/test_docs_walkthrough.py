@@ -1,4 +1,4 @@
-"""Getting started and the tutorials, run as a reader follows them (cardforge/walkthrough.py): every
+"""Getting started, the tutorials and the recipes, run as a reader follows them (cardforge/walkthrough.py): every
 shell block runs in an empty folder with the installed `cardforge`, every file is written where the
 page says, and the diagnostics a page shows are the ones printed, file, line and column included.
 """
@@ -12,7 +12,7 @@ from cardforge import walkthrough
 from conftest import REPO
 
 DOCS = REPO / "docs"
-WALKTHROUGHS = [DOCS / "getting-started.md", *sorted((DOCS / "tutorials").glob("*.md"))]
+WALKTHROUGHS = walkthrough.walkthrough_pages(DOCS)
 
 
 def _id(page):
@@ -43,7 +43,9 @@ def test_every_yaml_block_says_where_it_goes(page):
     text = page.read_text("utf-8")
     for match in re.finditer(r"^```yaml\n(?P<first>[^\n]*)", text, re.M):
         first = match["first"]
-        assert walkthrough.WHOLE.match(first) or walkthrough.ADD.match(first) or first.startswith("# excerpt:"), (
+        # `# part of ... (not the whole file)` is shown, not run: tests/test_docs.py checks it against its schema
+        assert (walkthrough.WHOLE.match(first) or walkthrough.ADD.match(first) or first.startswith("# excerpt:")
+                or re.match(r"^# part of .* \(not the whole file\)$", first)), (
             f"{_id(page)}: a yaml block that says neither '# whole file: PATH' nor '# add to PATH': {first!r}")
 
 
