@@ -125,8 +125,10 @@ def _diagnostics(lines: list[str]) -> list[str]:
 class Walkthrough:
     """Runs one page's steps in `folder`; `run()` raises WalkthroughError at the first that fails."""
 
-    def __init__(self, page: str, text: str, folder: Path):
+    def __init__(self, page: str, text: str, folder: Path, screenshots: bool = True):
         self.page, self.text, self.folder = page, text, folder
+        self.screenshots = screenshots  # False: the serve page must answer, but no picture is taken
+        self.not_taken: list[str] = []
         self.env = _environment()
         self._serving: str | None = None
         self._serve_process: subprocess.Popen | None = None
@@ -235,6 +237,9 @@ class Walkthrough:
     def _screenshot(self, step: Step) -> None:
         if self._serve_process is None or not self._serving:
             self._fail(step, "a screenshot, but no `cardforge serve` runs before it")
+        if not self.screenshots:
+            self.not_taken.append(step.path)
+            return
         take_screenshot(self._serving, self._target(step))
 
     def _stop_serving(self) -> None:
@@ -251,30 +256,37 @@ class Walkthrough:
         self._stop_serving()
 
 
-def take_screenshot(url: str, target: Path) -> None:
-    """The serve page as a browser shows it; without a browser, a note in place of the picture."""
+def browser() -> str | None:
+    """Chromium's path when it and playwright are installed (the serve page's picture needs both)."""
     chromium = os.environ.get("CARDFORGE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     try:
-        from playwright.sync_api import sync_playwright
+        import playwright.sync_api  # noqa: F401
     except ImportError:
-        sync_playwright = None
-    if chromium and sync_playwright:
+        return None
+    return chromium
+
+
+def take_screenshot(url: str, target: Path) -> None:
+    """The serve page as a browser shows it."""
+    chromium = browser()
+    if chromium:
+        from playwright.sync_api import sync_playwright
         with sync_playwright() as driver:
-            browser = driver.chromium.launch(executable_path=chromium)
+            chrome = driver.chromium.launch(executable_path=chromium)
             try:
-                page = browser.new_page(viewport={"width": 1000, "height": 640})
+                page = chrome.new_page(viewport={"width": 1000, "height": 640})
                 page.goto(url)
                 page.wait_for_selector("img", timeout=60_000)
                 page.wait_for_timeout(500)
                 page.screenshot(path=str(target))
             finally:
-                browser.close()
+                chrome.close()
         return
     raise WalkthroughError("a screenshot of the serve page needs Chromium and playwright (pip install -e '.[test]')")
 
 
-def run_page(page: str, text: str, folder: Path) -> Walkthrough:
-    walk = Walkthrough(page, text, folder)
+def run_page(page: str, text: str, folder: Path, screenshots: bool = True) -> Walkthrough:
+    walk = Walkthrough(page, text, folder, screenshots)
     try:
         walk.run()
     finally:
