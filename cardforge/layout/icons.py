@@ -91,10 +91,12 @@ def token_name(stem: str) -> str:
 
 
 class IconLibrary:
-    """Icon names -> SVG sources, searched in order: given folders, then the built-ins."""
+    """Icon names -> SVG sources, searched in order: the library icons the game names (game.yaml
+    `icons:`, layout/iconsets.py), the given folders, then the built-ins."""
 
-    def __init__(self, folders: list[Path]):
-        self.sources: dict[str, Path | str] = {}
+    def __init__(self, folders: list[Path], library: dict | None = None):
+        self.library = dict(library or {})  # name -> LibraryIcon: credited in the kit
+        self.sources: dict[str, Path | str] = {name: icon.svg() for name, icon in self.library.items()}
         for folder in folders:
             if folder.is_dir():
                 for path in sorted(folder.glob("*.svg")):
