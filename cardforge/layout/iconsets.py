@@ -63,6 +63,7 @@ class IconSet:
         self.icons: dict[str, str | None] = index["icons"]  # name -> author's folder name
         self.aliases: dict[str, str] = index["aliases"]  # an old name -> the icon's name now
         self.hidden: set[str] = set(index["hidden"])  # kept for old games, left out of searches
+        self._words: dict[str, int] | None = None
 
     def _read(self, member: str) -> str:
         return self._zip.read(member).decode("utf-8")
@@ -90,8 +91,37 @@ class IconSet:
     def suggest(self, name: str, n: int = 1) -> list[str]:
         """Names near a mistyped one: spelled alike, else those with its words."""
         names = [k for k in self.icons if k not in self.hidden]
-        close = difflib.get_close_matches(name, names, n=n, cutoff=0.7)
-        return close or [hit.name for hit in self.search(name.replace("-", " "), limit=n)]
+        close = difflib.get_close_matches(name, names, n=n, cutoff=0.85)  # a letter or two amiss
+        if not close:  # each word mended on its own (deth-skul: death-skull), or the words as they are
+            close = [hit.name for hit in self.search(self.corrected(name) or name.replace("-", " "), limit=n)]
+        return close or difflib.get_close_matches(name, names, n=n, cutoff=0.6)
+
+    def corrected(self, words: str) -> str | None:
+        """The words with each mistyped one replaced by the nearest word of the icons' names
+        (`plaen bomb` -> `plane bomb`), or None when nothing needed or could be corrected."""
+        vocabulary = self._vocabulary()
+        out, changed = [], False
+        for word in re.split(r"[\s_-]+", words.lower().strip()):
+            if not word or word in vocabulary:
+                out.append(word)
+                continue
+            near = difflib.get_close_matches(word, list(vocabulary), n=8, cutoff=0.75)
+            if not near:
+                return None
+            # the same letters swapped (plaen: plane, not plate), then the closest, then the commonest
+            out.append(max(near, key=lambda w: (sorted(w) == sorted(word),
+                                                difflib.SequenceMatcher(None, word, w).ratio(), vocabulary[w])))
+            changed = True
+        return " ".join(w for w in out if w) if changed else None
+
+    def _vocabulary(self) -> dict[str, int]:
+        """Each word of the icons' names, and how many names have it."""
+        if self._words is None:
+            self._words = {}
+            for name in self.icons:
+                for part in name.split("-"):
+                    self._words[part] = self._words.get(part, 0) + 1
+        return self._words
 
     def search(self, words: str, limit: int | None = 20, author: str | None = None) -> list[Hit]:
         """Icons whose name (or an old name) holds every word, best first: the name itself, then a
@@ -199,24 +229,42 @@ def declared_icons(game, report: Report) -> dict[str, LibraryIcon]:
             guesses = library.suggest(icon, 3)
             report.error("E-UNKNOWN-ICON", f"{prefix} has no icon '{icon}'", at,
                          help=(f"did you mean '{guesses[0]}'? " if guesses else "")
-                         + f"`cardforge icons search {icon.replace('-', ' ')}` lists the names")
+                         + "`cardforge icons search WORDS` finds an icon by the words of its name")
             continue
         name = name if name is not None else hit.icon
         if not ICON_NAME.match(name):
-            report.error("E-UNKNOWN-ICON", f"icon name '{name}' cannot be written in a text as :{name}:", at,
+            report.error("E-UNKNOWN-ICON", f"icon name '{name}' cannot be written in a text as :{name}:",
+                         game.doc.pos(f"/icons/{key}", key=True) if isinstance(key, str) else at,
                          help="use lower-case letters, digits and hyphens: airplane, heavy-bomber")
             continue
         own = [svg.name for svg in sorted((game.root / "icons").glob("*.svg"))
                if svg.stem == name or svg.stem.lower().replace("_", "-").replace(" ", "-") == name] \
             if (game.root / "icons").is_dir() else []
         if own:
-            report.error("E-ICON", f"icon '{name}' is both icons/{own[0]} and {hit.ref}", at,
+            report.error("E-ICON", f"icon '{name}' is both icons/{own[0]} and {hit.ref}",
+                         game.doc.pos(f"/icons/{key}", key=True) if isinstance(key, str) else at,
                          help=f"give the library icon another name here (e.g. {name}-2: {hit.ref}), or delete the file")
             continue
         if name in found:  # a list naming the same icon twice
             report.warning("W-UNUSED-ICON", f"icon '{name}' is declared twice", at, help="remove one")
         found[name] = hit
     return found
+
+
+def library_hint(name: str) -> str | None:
+    """For an unknown icon whose name the library has, or has in its icons' names: how to declare
+    one (a help line's words), else None."""
+    if not ICON_NAME.match(name or ""):
+        return None
+    library = icon_set(DEFAULT_SET)
+    found = library.icon(name)
+    if found is not None:
+        return f"game-icons.net has '{found.icon}': add it to game.yaml as `icons: {{{name}: {found.ref}}}`"
+    hits = [hit.name for hit in library.search(name, limit=3)] if len(name) > 2 else []
+    if hits:
+        return (f"game-icons.net has {', '.join(hits)}, ...: add one to game.yaml as "
+                f"`icons: {{{name}: {DEFAULT_SET}:{hits[0]}}}` (`cardforge icons search {name}` lists them all)")
+    return None
 
 
 def credit_lines(icons: dict[str, LibraryIcon], width: int = 110) -> list[str]:
