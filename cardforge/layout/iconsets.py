@@ -199,9 +199,10 @@ def parse_ref(ref: str) -> tuple[str | None, str]:
     return (prefix, name) if sep else (None, prefix)
 
 
-def declared_icons(game, report: Report) -> dict[str, LibraryIcon]:
+def declared_icons(game, report: Report) -> dict[str, LibraryIcon | None]:
     """The game.yaml `icons:` of a game, checked: its name -> the library icon.  An unknown set or
-    icon is an error at its line, with the nearest names."""
+    icon is an error at its line, with the nearest names, and its name maps to None: a stand-in
+    (layout/icons.py), so that the texts using it are not reported again."""
     declared = game.data.get("icons") if isinstance(game.data, dict) else None
     if not declared:
         return {}
@@ -211,7 +212,7 @@ def declared_icons(game, report: Report) -> dict[str, LibraryIcon]:
         entries = [(name, name, ref) for name, ref in declared.items()]
     else:
         return {}  # the schema has said what it should be
-    found: dict[str, LibraryIcon] = {}
+    found: dict[str, LibraryIcon | None] = {}
     for key, name, ref in entries:
         if not isinstance(ref, str):
             continue  # the schema says so
@@ -222,6 +223,7 @@ def declared_icons(game, report: Report) -> dict[str, LibraryIcon]:
                          f"'{DEFAULT_SET}:NAME'", at,
                          help=f"for example {name or 'plane'}: {DEFAULT_SET}:{icon or 'airplane'} "
                          f"(`cardforge icons search WORDS` finds names); sets: {', '.join(SETS)}")
+            found.setdefault(name or icon, None)
             continue
         library = icon_set(prefix)
         hit = library.icon(icon)
@@ -230,6 +232,7 @@ def declared_icons(game, report: Report) -> dict[str, LibraryIcon]:
             report.error("E-UNKNOWN-ICON", f"{prefix} has no icon '{icon}'", at,
                          help=(f"did you mean '{guesses[0]}'? " if guesses else "")
                          + "`cardforge icons search WORDS` finds an icon by the words of its name")
+            found.setdefault(name or icon, None)
             continue
         name = name if name is not None else hit.icon
         if not ICON_NAME.match(name):
@@ -295,9 +298,10 @@ def credit_lines(icons: dict[str, LibraryIcon], width: int = 110) -> list[str]:
     return lines
 
 
-def credit_game(game, icons: dict[str, LibraryIcon]) -> None:
+def credit_game(game, icons: dict[str, LibraryIcon | None]) -> None:
     """The game's credits (game.yaml `credits:`, printed on the kit's cover, given to templates and
     written in the manifest) with the library icons' credit after the designer's own lines."""
+    icons = {name: icon for name, icon in icons.items() if icon is not None}
     if icons and isinstance(game.data, dict):
         game.data["credits"] = list(game.data.get("credits") or []) + credit_lines(icons)
 
