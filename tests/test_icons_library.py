@@ -217,3 +217,15 @@ def test_an_unknown_icon_in_a_text_points_at_the_library(tmp_path):
     done, lines = _check(tmp_path, GAME_YAML, CARDS.replace(":bomb:", ":compass:").replace(":plane:", "fast"))
     assert done.returncode == 1 and lines[0].endswith("':compass:' is not an icon, so it would be printed as text")
     assert "game-icons.net has 'compass': add it to game.yaml as `icons: {compass: game-icons:compass}`" in done.stderr
+
+
+def test_the_docs_gallery_draws_each_of_its_icons_from_the_shipped_set():
+    from cardforge.layout.iconsets import GALLERY, icon_set
+    from cardforge.reference import pages
+    page = pages()["guides/icon-gallery.md"]
+    names = [name for names in GALLERY.values() for name in names.split()]
+    assert page.count("<svg ") == len(names) > 90
+    for name in ("airplane", "death-skull", "coins"):
+        path = icon_set().svg(name).split('d="', 1)[1][:60]
+        assert f'aria-label="{name}">' in page and path in page
+    assert "<small>Skoll</small>" in page  # each with its author

@@ -315,3 +315,49 @@ def manifest_entries(icons: dict[str, LibraryIcon]) -> list[dict]:
 
 def _joined(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# The documentation's gallery (docs: guides/icon-gallery.md, written when the site is built by
+# cardforge/reference.py): icons a card game often wants, by theme; the whole set is searched with
+# `cardforge icons search`.
+GALLERY = {
+    "Combat": "crossed-swords broadsword shield round-shield bow-arrow arrow-cluster battle-axe crossbow mace-head "
+              "visored-helm skull-crossed-bones death-skull bleeding-wound heart-plus broken-shield",
+    "Magic": "magic-swirl crystal-ball spell-book potion-ball fire-ray lightning-arc frostfire snowflake-1 "
+             "wizard-staff pentacle rune-stone sparkles",
+    "Resources": "coins two-coins gold-bar gem-chain diamond-ring wood-pile stone-block wheat anvil-impact "
+                 "hammer-nails wooden-crate oil-drum barrel",
+    "Places": "castle village tower-flag mountains forest cave-entrance anchor lighthouse factory mine-wagon "
+              "treasure-map compass",
+    "Vehicles": "airplane biplane jet-fighter helicopter bomber tank battleship submarine jeep steam-locomotive "
+                "horse-head sailboat rocket",
+    "Game pieces": "perspective-dice-six-faces-random dice-six-faces-five d4 d10 d12 card-play card-draw "
+                   "card-discard hourglass stopwatch meeple pawn chess-knight trophy-cup ribbon-medal",
+    "People": "person cowled wizard-face knight-banner ninja-head pirate-captain robot-golem crown queen-crown",
+    "Marks": "check-mark cancel padlock key eye-target sun moon star-formation heart-inside flag-objective",
+}
+
+
+def gallery_page() -> str:
+    """A page of the documentation: the gallery's icons drawn (inline SVG, from the shipped set),
+    each with the name a game writes and its author."""
+    library = icon_set(DEFAULT_SET)
+    out = ["# Icon gallery", "",
+           f"Some of the {len(library.icons):,} icons of [game-icons.net]({library.site}) that cardforge ships, "
+           "by theme. Each is drawn here from the set cardforge carries, under the name a game writes in "
+           "game.yaml (`icons: {plane: game-icons:airplane}`); the [icons guide](icons.md) tells how to use "
+           "one, and `cardforge icons search WORDS` finds any of them.", ""]
+    for theme, names in GALLERY.items():
+        out += [f"## {theme}", "", '<div style="display:flex;flex-wrap:wrap;gap:12px">']
+        for name in names.split():
+            icon = library.icon(name)
+            if icon is None:
+                raise KeyError(f"the gallery names '{name}', which {library.prefix} has not")
+            body = library.svg(name).split(">", 1)[1].rsplit("</svg>", 1)[0]
+            out.append(f'<figure style="width:104px;margin:0;text-align:center">'
+                       f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512" width="56" height="56" '
+                       f'role="img" aria-label="{name}">{body}</svg>'
+                       f'<figcaption style="font-size:12px;line-height:1.2"><code>{name}</code><br>'
+                       f'<small>{icon.author or "game-icons.net"}</small></figcaption></figure>')
+        out += ["</div>", ""]
+    return "\n".join(out) + "\n"
