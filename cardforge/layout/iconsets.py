@@ -15,10 +15,8 @@ it is drawn.  `cardforge icons search` finds icons by name (cli/icons.py).
 from __future__ import annotations
 
 import difflib
-import io
 import json
 import re
-import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -53,6 +51,8 @@ class IconSet:
 
     def __init__(self, prefix: str, archive: str):
         self.prefix, self._archive = prefix, archive
+        import io  # here: `check` of a game without library icons imports no zipfile
+        import zipfile
         # The archive's 4 MB held in memory: each icon drawn is then read without opening it again.
         self._zip = zipfile.ZipFile(io.BytesIO(resources.read_bytes("iconsets", archive)))
         index = json.loads(self._read("index.json"))
