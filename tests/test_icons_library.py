@@ -229,3 +229,9 @@ def test_the_docs_gallery_draws_each_of_its_icons_from_the_shipped_set():
         path = icon_set().svg(name).split('d="', 1)[1][:60]
         assert f'aria-label="{name}">' in page and path in page
     assert "<small>Skoll</small>" in page  # each with its author
+
+
+def test_an_icon_the_schema_refuses_is_reported_once_and_the_others_still_serve(tmp_path):
+    yaml = GAME_YAML + "icons:\n  plane: 5\n  bomb: game-icons:falling-bomb\n"
+    done, lines = _check(tmp_path, yaml)
+    assert lines == ["tiny/game.yaml:16:10: error[E-SCHEMA]: expected string, got a number (5)"]

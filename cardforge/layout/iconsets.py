@@ -204,6 +204,9 @@ def declared_icons(game, report: Report) -> dict[str, LibraryIcon | None]:
     icon is an error at its line, with the nearest names, and its name maps to None: a stand-in
     (layout/icons.py), so that the texts using it are not reported again."""
     declared = game.data.get("icons") if isinstance(game.data, dict) else None
+    raw = getattr(game.doc, "data", None)
+    if declared is None and isinstance(raw, dict):  # left out as invalid (`plane: 5`): the schema said
+        declared = raw.get("icons")  # so, and its other entries still name their icons
     if not declared:
         return {}
     if isinstance(declared, list):
@@ -214,8 +217,10 @@ def declared_icons(game, report: Report) -> dict[str, LibraryIcon | None]:
         return {}  # the schema has said what it should be
     found: dict[str, LibraryIcon | None] = {}
     for key, name, ref in entries:
-        if not isinstance(ref, str):
-            continue  # the schema says so
+        if not isinstance(ref, str):  # the schema says so; the name stands in, its uses are not reported again
+            if isinstance(name, str):
+                found.setdefault(name, None)
+            continue
         at = game.doc.pos(f"/icons/{key}")
         prefix, icon = parse_ref(ref)
         if prefix not in SETS:
