@@ -9,8 +9,8 @@ author's icons lie in a folder of their own, and its license.txt names the autho
     git clone --depth 1 https://github.com/game-icons/icons game-icons
     python tools/vendor_game_icons.py package/ game-icons/
 
-The archive holds index.json (names, aliases, authors, licence, versions), svg/<name>.svg and
-LICENSE.txt.  An icon drawn under the same name by two authors (`cauldron`: Lorc's and
+The archive holds svg/<name>.svg and LICENSE.txt; game-icons.json beside it is the index (names,
+aliases, authors, licence, versions, and where each icon lies in the archive).  An icon drawn under the same name by two authors (`cauldron`: Lorc's and
 DarkZaitzev's) is credited to the one whose outline iconify kept, found by comparing the paths'
 numbers.  cardforge/iconset.py reads the archive.
 """
@@ -101,9 +101,12 @@ def main(argv: list[str] | None = None) -> int:
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(args.out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-        for member, text in [("index.json", json.dumps(index, indent=0, sort_keys=True)),
-                             ("LICENSE.txt", license_text), *sorted(members.items())]:
+        for member, text in [("LICENSE.txt", license_text), *sorted(members.items())]:
             z.writestr(zipfile.ZipInfo(member, (2020, 1, 1, 0, 0, 0)), text, zipfile.ZIP_DEFLATED, 9)  # reproducible
+    with zipfile.ZipFile(args.out) as z:  # where each icon lies: read without parsing 4,000 directory entries
+        index["members"] = {info.filename[4:-4]: [info.header_offset, info.compress_size]
+                            for info in z.infolist() if info.filename.startswith("svg/")}
+    args.out.with_suffix(".json").write_text(json.dumps(index, separators=(",", ":"), sort_keys=True), "utf-8")
     print(f"wrote {args.out}: {len(index_icons)} icons, {len(authors)} authors, "
           f"{len(unknown)} without a known author ({', '.join(unknown[:5])}...), {args.out.stat().st_size} bytes",
           file=sys.stderr)
