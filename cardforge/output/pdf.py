@@ -44,7 +44,8 @@ class Writer:
         self.renderer.outline = prep.outline
         # `check` (no target) keeps no manifest at all; a build spools it beside its output.
         self.manifest = None if target is None else Manifest(
-            {"game": game.id, "title": title, "units": "mm, origin at the page's lower left"},
+            {"game": game.id, "title": title, "units": "mm, origin at the page's lower left",
+             "credits": list(game.data.get("credits") or []), **_library_icons(prep.icons)},
             spool_dir or Path(target).parent)
         self.done = 0
         self.written: dict = {}  # what a page draws the same on many sheets (layout/facecode.py written_once)
@@ -206,3 +207,10 @@ def _furniture(writer: Writer, page: Page, number: tuple[int, int]) -> list[floa
             bar = [round(mm(LEFT_FOOTER - y0), 3), round(mm(x0), 3), round(mm(x0 + 50 * MM), 3)]
     canvas.restoreState()
     return bar
+
+
+def _library_icons(icons) -> dict:
+    """The icon sets' icons the game uses, each with its author and licence (layout/iconsets.py)."""
+    from ..layout.iconsets import manifest_entries
+    library = getattr(icons, "library", None)
+    return {"library_icons": manifest_entries(library)} if library else {}
