@@ -377,7 +377,8 @@ def _overflow_message(rich: RichText, width: float, height: float, size: float, 
                 f"({mm(width):.1f} mm) even at the minimum size {size:g} pt")
     needed = _height(paragraphs, size, leading)
     lines = sum(len(p) for p in paragraphs)
-    quoted = cut_text if len(cut_text) <= CUT_QUOTED else cut_text[:CUT_QUOTED - 1].rstrip() + "…"
+    quoted = cut_text if len(cut_text) <= CUT_QUOTED else (cut_text[:CUT_QUOTED].rsplit(" ", 1)[0] or
+                                                          cut_text[:CUT_QUOTED]) + "…"  # whole words
     return (f"text needs {lines} lines ({mm(needed):.1f} mm) at the minimum size {size:g} pt "
             f"but the frame is {mm(height):.1f} mm high: {mm(needed - height):.1f} mm "
             f"({lost} line{'s' if lost != 1 else ''}) did not fit, from '{quoted}'")

@@ -57,7 +57,7 @@ def _names(c, named: list[tuple[str, float, float]], font: str) -> None:
         width = stringWidth(name, font, NAME_SIZE) + 2 * pad
         for tab_left, tab_right, tab_top in tabs:  # frames at one corner: their tabs side by side
             if abs(tab_top - top) < height and tab_left - width < left < tab_right:
-                left = tab_right + 1
+                left = tab_right + 2
         tabs.append((left, left + width, top))
         c.setFillColorRGB(1, 1, 1)
         c.setFillAlpha(0.85)
