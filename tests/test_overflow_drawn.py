@@ -106,6 +106,20 @@ def test_the_kit_is_still_refused_and_the_outlined_preview_is_written_with_the_o
     assert sum("footer" in t for t in texts) >= 6 and sum("title" in t for t in texts) >= 6, texts
 
 
+def test_a_card_of_two_copies_that_overflows_is_refused_in_every_build(tmp_path):
+    """The lantern has 2 copies, which report their overflow once: the second copy's face, drawn
+    without reporting, is not kept for the next build (it would come back without its error)."""
+    game = _new_game(tmp_path, overflow=False)
+    cards = game / "cards" / "cards.yaml"
+    old = '"Keep this card. While you hold it, you may look at the top card of the deck."'
+    cards.write_text(cards.read_text("utf-8").replace(old, '"' + "Keep this card. " * 60 + '"'), "utf-8")
+    cache = {"CARDFORGE_CACHE": str(tmp_path / "cache")}
+    for _ in range(2):
+        result = cardforge("build", "--paper", "a4", "--jobs", "1", cwd=game, env=cache)
+        assert result.returncode == 1
+        assert [line.split(": error")[1][:17] for line in headlines(result.stderr)] == ["[E-TEXT-OVERFLOW]"]
+
+
 def test_outline_names_each_frame_at_its_box(tmp_path):
     game = _new_game(tmp_path, overflow=False)
     result = cardforge("build", "--only", "lantern", "--outline", "--paper", "a4", "--mode", "simplex", cwd=game)

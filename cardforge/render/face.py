@@ -105,6 +105,7 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         self._marked: list[RenderError] = []  # errors of the frame being drawn that it drew (overflow)
         self._oversets: list[Overset] = []  # the face's overflowing frames, marked over it at the end
         self._turn: tuple | None = None  # the rotated frame being drawn: its centre and angle
+        self._erred = False  # the face being drawn has an error (reported now or for an earlier copy)
 
     def context(self, piece: Piece, side: str, copy: int) -> dict[str, Any]:
         ctx = piece.context()
@@ -131,8 +132,11 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         if kept is not None:
             return self._replay(kept, x, y)
         before = self._accumulators() if local is not None else None
+        self._erred = False
         records, kept = self._draw_frames(layout, piece, side, ctx, x, y, bleed, shape)
-        if local is not None and before[2:] == self._accumulators()[2:] and kept is not None:
+        # a face with an error is never kept, even where its copies report it once: placed again (in
+        # the next build, from the disk cache) it would bring its drawing without its error
+        if local is not None and before[2:] == self._accumulators()[2:] and kept is not None and not self._erred:
             self._remember(local, kept)
             if kept_key is not None:
                 self._keep(kept_key, kept)
@@ -281,6 +285,8 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         ("game", pointer): all but the first are looked up when reported, so that a problem kept in
         the disk cache (render/facecache.py) points at the line where the piece is now.  `side`: the
         face of the piece it is on (the preview badges that face alone)."""
+        if severity == "error":
+            self._erred = True
         if self._saying is not None:  # a face measured for the disk cache: everything it says, in order
             self._saying.append(stored_call(once, severity, code, message, at, help, card, side))
         if at == PIECE:
