@@ -275,7 +275,7 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         what = "board" if isinstance(piece, Board) else "card"
         self._say(("frame", piece.id, side, frame.name), "error", getattr(exc, "code", "E-REPEAT"),
                   f"{what} '{piece.id}' ({side}), repeat frame '{frame.name}' of layout '{layout.name}': {exc}", PIECE,
-                  getattr(exc, "help", None) or "check the rows and where they are placed", piece.id)
+                  getattr(exc, "help", None) or "check the rows and where they are placed", piece.id, side)
 
     def _say(self, once: tuple, severity: str, code: str, message: str, at, help: str | None = None,
              card: str | None = None, side: str | None = None) -> None:
