@@ -251,3 +251,22 @@ def test_serve_shows_the_overflowing_face_with_its_text_and_marker_and_badges_it
     reds = [shot.getpixel((px, py)) for px in range(int(x0), int(x1) + int(2 * scale_x))
             for py in range(int(y1) - int(2 * scale_y), int(y1 + 8 * scale_y))]
     assert sum(map(_red, reds)) > 100  # the marker and the words cut off, below the frame
+
+
+def test_serve_keeps_a_faces_overflow_while_other_cards_change_and_drops_it_once_fixed(tmp_path):
+    from cardforge.serve.session import Session
+    game = _new_game(tmp_path)
+    session = Session(game, None, dpi=40)
+    session.refresh()
+    def badged():
+        return {key: [d["code"] for d in view.problems] for key, view in session.pieces.items() if view.problems}
+    assert badged() == {"card/heavy-blow/front": ["E-TEXT-OVERFLOW"]}  # the front alone, not its back
+    assert not session.stale  # the pictures are current: the overflow is drawn on its face
+    cards = game / "cards" / "cards.yaml"
+    cards.write_text(cards.read_text("utf-8").replace("title: Storm", "title: Big Storm"), "utf-8")
+    assert session.refresh() == ["card/storm/front", "card/storm/back"]  # heavy-blow is not drawn again...
+    assert badged() == {"card/heavy-blow/front": ["E-TEXT-OVERFLOW"]}  # ...and its overflow is still shown
+    assert [d["code"] for d in session.diagnostics] == ["E-TEXT-OVERFLOW"]
+    cards.write_text(cards.read_text("utf-8").replace(LONG, "Deal **3** damage."), "utf-8")
+    assert session.refresh() == ["card/heavy-blow/front", "card/heavy-blow/back"]
+    assert badged() == {} and session.diagnostics == []
