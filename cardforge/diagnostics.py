@@ -38,6 +38,7 @@ class Diagnostic:
     help: str | None = None
     pointer: str | None = None  # JSON pointer inside the document
     card: str | None = None  # card id it is about, if any
+    side: str | None = None  # the face of that card it is on ("front", "back"), if it is on one
 
     def location(self, root: Path | None = None) -> str:
         if self.position is None:
@@ -76,7 +77,7 @@ class Diagnostic:
             "pointer": self.pointer,
             "card": self.card,
             "help": self.help,
-        } | ({"cell": pos.cell} if pos is not None and pos.cell else {})  # a spreadsheet cell (Crew!C12)
+        } | ({"cell": pos.cell} if pos is not None and pos.cell else {}) | ({"side": self.side} if self.side else {})  # a spreadsheet cell (Crew!C12)
 
 
 def display_path(path: Path, root: Path | None) -> str:

@@ -254,7 +254,8 @@ def test_every_stage_reports_at_once_schema_markup_icons_fit_and_glyphs(tmp_path
         assert code == 1
         assert [line.split(": error[")[0] + " " + line.split(": error[")[1].split("]")[0] for line in found] == [
             "ember-vale/cards/db/01001.json:1:1 E-GLYPH", "ember-vale/cards/db/01002.json:7:39 E-MARKUP-TAG",
-            "ember-vale/cards/db/01003.json:1:1 E-TEXT-OVERFLOW", "ember-vale/cards/db/01005.json:4:16 E-SET-SCHEMA",
+            # the overflow at the card's text (line 8), under the first word cut off
+            "ember-vale/cards/db/01003.json:8:901 E-TEXT-OVERFLOW", "ember-vale/cards/db/01005.json:4:16 E-SET-SCHEMA",
             "ember-vale/icons/coin.svg:1:1 E-ICON"], command
 
 

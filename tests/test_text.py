@@ -136,7 +136,7 @@ def test_overflow_message_for_height(sans):
     result = richtext.fit(rich, 40 * MM, 10 * MM, 9, 6, 1.2)
     assert isinstance(result, richtext.Overflow)
     m = re.fullmatch(r"text needs (\d+) lines \(([\d.]+) mm\) at the minimum size 6 pt but the frame is 10\.0 mm "
-                     r"high: ([\d.]+) mm \((\d+) lines?\) did not fit", result.message)
+                     r"high: ([\d.]+) mm \((\d+) lines?\) did not fit, from '(word[ word]*…)'", result.message)
     assert m, result.message
     lines, needed, lost_mm, lost_lines = int(m[1]), float(m[2]), float(m[3]), int(m[4])
     line_mm = 6 * 1.2 / MM
@@ -145,6 +145,19 @@ def test_overflow_message_for_height(sans):
     assert lost_lines == lines - int(10 // line_mm)
     # and the count of lines is what greedy breaking at 6 pt gives: more lines than would fit
     assert lines > int(10 // line_mm)
+    # the text set as far as it goes: the lines that fit, then the lines cut off, every word once
+    assert result.kept.line_count() == int(10 // line_mm) and result.kept.height <= 10 * MM
+    assert result.cut.line_count() == lost_lines
+    assert len(result.kept_text.split()) + len(result.cut_text.split()) == 60
+
+
+def test_overflow_message_quotes_the_words_cut_off(sans):
+    rich = parse("Draw two cards. Discard one.\nThen shuffle the deck.", sans)  # two lines, a line break between
+    result = richtext.fit(rich, 60 * MM, 5 * MM, 9, 9, 1.2)  # one line of 9 pt fits 5 mm
+    assert isinstance(result, richtext.Overflow)
+    assert result.kept_text == "Draw two cards. Discard one."
+    assert result.cut_text == "Then shuffle the deck."
+    assert result.message.endswith("(1 line) did not fit, from 'Then shuffle the deck.'")
 
 
 def test_overflow_message_for_a_word_wider_than_the_frame(sans):

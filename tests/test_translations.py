@@ -44,8 +44,9 @@ def test_overflow_in_the_translation_is_an_error_at_the_overlay_line(tmp_path, c
     game = game_de(tmp_path, OVERLAY.replace("Zweite Karte mit einem Symbol :star: im Text.", long + ":star:"))
     code, lines = check(game, capsys, monkeypatch, "--lang", "de")
     assert code == 1
+    # at the translated text (line 6), under the first word cut off, not at the record's id
     assert [line.split(": error")[0] for line in lines if "E-TEXT-OVERFLOW" in line] == \
-        ["tiny/translations/de/cards.yaml:5:5"]
+        ["tiny/translations/de/cards.yaml:6:718"]
     assert check(game, capsys, monkeypatch) == (0, [])  # the source still fits
 
 
@@ -182,8 +183,8 @@ def test_the_german_bomber_boys_checks_and_lengthening_a_text_fails_at_the_overl
     assert main(["check", game.name, "--lang", "de", "--layouts", str(REPO / "layouts")]) == 1
     lines = headlines(capsys.readouterr().err)
     line = next(i for i, text in enumerate((game / rel).read_text("utf-8").splitlines(), 1)
-                if "id: recognition-models" in text)
-    assert [text.split(" error")[0] for text in lines] == [f"bomber-boys/{rel}:{line}:5:"], lines
+                if "Dieser Satz ist viel zu lang" in text)  # at the translated text, under the first word cut off
+    assert [text.split(" error")[0] for text in lines] == [f"bomber-boys/{rel}:{line}:592:"], lines
     assert "E-TEXT-OVERFLOW" in lines[0] and "card 'recognition-models'" in lines[0]
 
 
@@ -380,7 +381,7 @@ def test_a_layout_sets_per_language_overrides(tmp_path, capsys, monkeypatch):
     game = make_game(tmp_path, game_yaml=GAME_DE, layout_yaml=layout,
                      files={"translations/de/cards.yaml": OVERLAY.replace("Erste Karte,", long)})
     code, lines = check(game, capsys, monkeypatch, "--lang", "de")
-    assert code == 1 and [line.split(": error")[0] for line in lines] == ["tiny/translations/de/cards.yaml:2:5"]
+    assert code == 1 and [line.split(": error")[0] for line in lines] == ["tiny/translations/de/cards.yaml:4:353"]
     (game / "layouts/front.yaml").write_text(layout + "languages:\n  de: {frames: {text: {height: 60mm}}}\n"
                                              "  fr: {frames: {text: {size: 80pt}}}\n", "utf-8")
     assert check(game, capsys, monkeypatch, "--lang", "de") == (0, [])

@@ -77,11 +77,10 @@ def run(args) -> int:
             return EXIT_CONTENT
         [png] = pngs
     else:
+        # drawn despite its errors: overflowing text set as far as it goes and marked in red
+        # (render/overset.py), a frame that cannot be drawn left out; the exit status still says so
         [png] = face_images(prep, [face], report, dpi, args.bleed, args.outline)
     emit(report, "text")
-    if report.has_errors():
-        print(f"{game_dir}: '{piece.id}' not rendered", file=sys.stderr)
-        return EXIT_CONTENT
     seen = ""
     if args.view:
         from ..access.vision import VIEW_NAMES, simulate_png  # numpy: imported only for a simulated view
@@ -95,8 +94,18 @@ def run(args) -> int:
     tmp.write_bytes(png)
     tmp.replace(out)
     print(f"wrote {out} ({dpi:g} dpi{', outlined' if args.outline else ''}"
-          f"{', soft proof' if args.proof else ''}{seen})", file=sys.stderr)
-    return EXIT_OK
+          f"{', soft proof' if args.proof else ''}{seen})"
+          f"{_with_errors(report)}", file=sys.stderr)
+    return EXIT_CONTENT if report.has_errors() else EXIT_OK
+
+
+def _with_errors(report: Report) -> str:
+    """What the picture of a face with errors shows of them."""
+    if not report.has_errors():
+        return ""
+    if any(d.code == "E-TEXT-OVERFLOW" for d in report.errors):
+        return ", with the text that does not fit marked in red"
+    return ", with the errors above"
 
 
 def _proof(prep, face, report: Report, dpi: float, bleed: bool) -> list[bytes]:

@@ -312,12 +312,21 @@ class Fitted:
 
 @dataclass
 class Overflow:
+    """Text that does not fit even at its minimum size: what is set as far as it goes (`kept`, the
+    lines that fit the frame's height, a word wider than the frame on a line of its own), the lines
+    cut off (`cut`: none when only a word's width is at fault) and their words as plain text, so
+    that a preview can draw the text, mark the overflow and show what did not fit."""
     size: float
     message: str
+    kept: Fitted | None = None
+    cut: Fitted | None = None
+    cut_text: str = ""
+    kept_text: str = ""
 
 
-def _break(rich: RichText, size: float, width: float) -> tuple[list[list[Line]], Word | None]:
-    """Greedy line breaking at `size`. Returns the lines and a word too wide for any line."""
+def _break(rich: RichText, size: float, width: float, loose: bool = False) -> tuple[list[list[Line]], Word | None]:
+    """Greedy line breaking at `size`. Returns the lines and a word too wide for any line (with
+    `loose`, such a word is set on a line of its own and breaking goes on)."""
     max1 = width / size
     out: list[list[Line]] = []
     for paragraph in rich.paragraphs:
@@ -328,13 +337,13 @@ def _break(rich: RichText, size: float, width: float) -> tuple[list[list[Line]],
             hang = _hanging_indent(hard_line) if hard_line and len(hard_line[0].frags) == 1 else 0.0
             indent, room = 0.0, max1
             for word in hard_line:
-                if word.width1 > room + 1e-9:
+                if word.width1 > room + 1e-9 and not loose:
                     return out, word
                 extra = word.width1 + (line[-1].space1 if line else 0.0)
                 if line and used + extra > room + 1e-9:
                     lines.append(Line(line, used, indent))
                     indent, room = hang, max1 - hang
-                    if word.width1 > room + 1e-9:
+                    if word.width1 > room + 1e-9 and not loose:
                         return out, word
                     line, used = [word], word.width1
                 else:
@@ -371,7 +380,7 @@ def fit(rich: RichText, width: float, height: float, size: float, min_size: floa
     # Fitting gets easier as the size drops, so bisect for the first size that fits.
     lo, hi = 0, len(candidates) - 1
     if attempt(hi) is None:
-        return Overflow(min_size, _overflow_message(rich, width, height, min_size, leading))
+        return _overset(rich, width, height, min_size, leading)
     while lo < hi:
         mid = (lo + hi) // 2
         if attempt(mid) is not None:
@@ -381,7 +390,40 @@ def fit(rich: RichText, width: float, height: float, size: float, min_size: floa
     return attempt(lo)
 
 
-def _overflow_message(rich: RichText, width: float, height: float, size: float, leading: float) -> str:
+CUT_QUOTED = 60  # characters of the words cut off, quoted in the diagnostic
+
+
+def _overset(rich: RichText, width: float, height: float, size: float, leading: float) -> Overflow:
+    """The overflow at the minimum size: the lines that fit the height, the lines cut off, and the
+    diagnostic's message, which quotes the words that did not fit."""
+    paragraphs, _ = _break(rich, size, width, loose=True)
+    kept: list[list[Line]] = []
+    cut: list[list[Line]] = []
+    for paragraph in paragraphs:
+        for line in paragraph:
+            if not cut:
+                trial = kept + [[line]] if not kept or line is paragraph[0] else kept[:-1] + [kept[-1] + [line]]
+                if _height(trial, size, leading) <= height + 0.01:
+                    kept = trial
+                    continue
+            if not cut or line is paragraph[0]:
+                cut.append([])
+            cut[-1].append(line)
+    lines_kept = Fitted(size, size * leading, kept, _height(kept, size, leading) if kept else 0.0)
+    lines_cut = Fitted(size, size * leading, cut, _height(cut, size, leading)) if cut else None
+    cut_text = " ".join(_line_text(line) for paragraph in cut for line in paragraph)
+    kept_text = " ".join(_line_text(line) for paragraph in kept for line in paragraph)
+    message = _overflow_message(rich, width, height, size, leading, sum(len(p) for p in cut), cut_text)
+    return Overflow(size, message, lines_kept, lines_cut, cut_text, kept_text)
+
+
+def _line_text(line: Line) -> str:
+    return "".join("".join(f.value if f.kind == "text" else f":{f.value}:" for f in word.frags)
+                   + ("" if word.joined else " ") for word in line.words).rstrip(" ")
+
+
+def _overflow_message(rich: RichText, width: float, height: float, size: float, leading: float,
+                      lost: int, cut_text: str) -> str:
     paragraphs, too_wide = _break(rich, size, width)
     if too_wide is not None:
         text = "".join(f.value if f.kind == "text" else f":{f.value}:" for f in too_wide.frags)
@@ -390,10 +432,11 @@ def _overflow_message(rich: RichText, width: float, height: float, size: float, 
                 f"({mm(width):.1f} mm) even at the minimum size {size:g} pt")
     needed = _height(paragraphs, size, leading)
     lines = sum(len(p) for p in paragraphs)
-    lost = max(1, lines - int(height // (size * leading + 1e-9)))
+    quoted = cut_text if len(cut_text) <= CUT_QUOTED else (cut_text[:CUT_QUOTED].rsplit(" ", 1)[0] or
+                                                          cut_text[:CUT_QUOTED]) + "…"  # whole words
     return (f"text needs {lines} lines ({mm(needed):.1f} mm) at the minimum size {size:g} pt "
             f"but the frame is {mm(height):.1f} mm high: {mm(needed - height):.1f} mm "
-            f"({lost} line{'s' if lost != 1 else ''}) did not fit")
+            f"({lost} line{'s' if lost != 1 else ''}) did not fit, from '{quoted}'")
 
 
 def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: float, height: float,

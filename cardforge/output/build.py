@@ -139,6 +139,9 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
     title = lambda name: f"{prep.game.name} - {name}{', ink saver' if variant else ''} " \
                          f"({options.paper.upper()}, {options.mode})"  # noqa: E731
     staged: list[tuple[Path, Path]] = []
+    # build --only, --outline, --proof: a preview, written despite what drawing its faces reported
+    # (overflowing text set as far as it goes and marked in red, render/overset.py); a kit never is
+    preview = getattr(prep, "preview", False)
     verifier = Verifier(prep, report, fresh=True)
     try:
         pdfs = ordered_pages(prep, options, sections, kit, opening, kit_name)
@@ -154,9 +157,13 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
                 manifest.header.update(lang=prep.game.lang)
             if variant:
                 manifest.header.update(ink_saver=True)
-            if name == "kit" and options.mode == "duplex":
+            if name in ("kit", "proof") and options.mode == "duplex":
                 manifest.header["sheets"] = lower_bound(prep, options.paper, pages)
             try:
+                if report.has_errors() and preview:  # its errors drawn: written unverified, and alone
+                    staged.append((tmp, target))
+                    staged += _stage_manifest(manifest, target, stage_dir)
+                    continue
                 if report.has_errors():
                     tmp.unlink(missing_ok=True)
                     return []

@@ -52,12 +52,13 @@ class Writer:
         self.tr = translator(getattr(game.overlay, "strings", None) or {})  # the footers' language
 
     def write(self, pages: list[Page]) -> Manifest | None:
-        """Draw every page; the PDF is saved only when nothing went wrong."""
+        """Draw every page; the PDF is saved only when nothing went wrong (a preview, build --only,
+        --outline or --proof, is saved with the errors its faces show: output/build.py)."""
         with expression_batch():  # the time limit's timer armed once, not twice per template
             self._draw_pages(pages)
         if self.manifest is not None:
             self.renderer.flush_kept()  # the faces drawn, for the other paper and the next build
-        if not self.report.has_errors() and self.manifest is not None:
+        if (not self.report.has_errors() or getattr(self.prep, "preview", False)) and self.manifest is not None:
             self.canvas.save()
             # The saved document (every page's drawing, the font subsets) and the renderer's caches
             # are freed before the PDF is read back: a 10,000-card build peaks lower.
