@@ -30,7 +30,7 @@ from .lock import OutputLock
 from .pdfcopy import Unsupported, copy_pages, open_kit, same_pages
 from .replace import Replacement
 from .guide import guide_pages
-from .ink import page_coverage
+from .ink import KitInk, page_coverage, settle
 from .sheets import duplex_pages, lower_bound
 
 
@@ -101,7 +101,7 @@ class _Counter:
 
 def ordered_pages(prep: Prepared, options: PrintOptions, sections, kit: bool,
                   opening: Callable[[Callable[[], list[Page]]], list[Page]] | None = None,
-                  kit_name: str = "kit") -> list[tuple[str, list[Page]]]:
+                  kit_name: str = "kit", ink: KitInk | None = None) -> list[tuple[str, list[Page]]]:
     """The PDFs of one paper and their pages in print order: the kit (cover first), or one PDF per
     component.  In duplex, the sheet plan (sheets.py) keeps every sheet's front on an odd page.
     `opening` gives the pages before the components instead of the cover (the errata sheet's
@@ -113,7 +113,7 @@ def ordered_pages(prep: Prepared, options: PrintOptions, sections, kit: bool,
         if opening:  # an errata sheet opens with its changelog, not the kit's cover and guide
             first = opening(lambda: final)
         else:
-            first = [cover_page(prep, options.paper, lambda: final)] + guide_pages(prep, options, lambda: final)
+            first = [cover_page(prep, options.paper, lambda: final)] + guide_pages(prep, options, lambda: final, ink)
         final += order(first + [p for _, ps in sections for p in ps])
         return [(kit_name, final)]
     return [(section, order(pages)) for section, pages in sections]
@@ -140,12 +140,16 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
                          f"({options.paper.upper()}, {options.mode})"  # noqa: E731
     staged: list[tuple[Path, Path]] = []
     verifier = Verifier(prep, report, fresh=True)
+    ink = KitInk()  # each page's ink, for the guide to print: measured before the kit is drawn for good
     try:
-        pdfs = ordered_pages(prep, options, sections, kit, opening, kit_name)
+        pdfs = ordered_pages(prep, options, sections, kit, opening, kit_name, ink)
         for index, (name, pages) in enumerate(pdfs):
             more = index < len(pdfs) - 1 or name == "kit"  # another PDF is read after this one
             target = final(name)
             tmp = stage_dir / (target.name + ".tmp")
+            if name == "kit":
+                settle(ink, pages, _scratch_writer(prep, title(name), len(pages)), stage_dir / (target.name + ".ink.tmp"),
+                       lambda page: getattr(page, "prints_ink", False))
             writer = Writer(prep, tmp, title(name), report, progress, 0)
             manifest = writer.write(pages)
             manifest.header.update(paper=options.paper, mode=options.mode, flip=options.flip,
@@ -164,7 +168,11 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
                 # must be what the data produced (see cardforge/verify/).
                 kit = open_kit(tmp) if name == "kit" else None  # read once: verified, then cut into components
                 verifier.verify(tmp, manifest, shown_as=target, opened=kit)
-                for entry, coverage in zip(manifest.pages, page_coverage(tmp)):  # ink.py: each page's ink
+                # ink.py: each page's ink; the kit's as measured before it was drawn for good (the same
+                # drawing: the guide printed those figures), else read from the PDF now.
+                measured = ink.pages if name == "kit" and ink.settled and ink.pages is not None \
+                    and len(ink.pages) == len(manifest.pages) else page_coverage(tmp)
+                for entry, coverage in zip(manifest.pages, measured):
                     entry["ink"] = round(coverage, 4)
                 if more:
                     gc.collect()  # the PDF reader's objects form cycles; free them before the next PDF
@@ -189,6 +197,19 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
         return done
     finally:
         discard(staged)
+
+
+def _scratch_writer(prep: Prepared, title: str, total: int) -> Callable[[list[Page], Path], bool]:
+    """Draws the first pages of a kit into a scratch PDF for ink.settle (footers counting `total`
+    pages), its diagnostics set aside: the kit drawn for good reports them.  False when it failed."""
+    def draw(pages: list[Page], target: Path) -> bool:
+        scratch = Report()
+        manifest = Writer(prep, target, title, scratch, None, 0).write(pages, total)
+        if manifest is not None:
+            manifest.close()
+        gc.collect()  # the scratch document's objects, before the kit is drawn
+        return not scratch.has_errors()
+    return draw
 
 
 def _ranges(pages: list[Page]) -> list[tuple[str, range]]:

@@ -50,10 +50,11 @@ class Writer:
         self.written: dict = {}  # what a page draws the same on many sheets (layout/facecode.py written_once)
         self.tr = translator(getattr(game.overlay, "strings", None) or {})  # the footers' language
 
-    def write(self, pages: list[Page]) -> Manifest | None:
-        """Draw every page; the PDF is saved only when nothing went wrong."""
+    def write(self, pages: list[Page], total: int | None = None) -> Manifest | None:
+        """Draw every page; the PDF is saved only when nothing went wrong.  `total`: the footers'
+        page count, where these are the first pages of a longer PDF (output/ink.py's guide pass)."""
         with expression_batch():  # the time limit's timer armed once, not twice per template
-            self._draw_pages(pages)
+            self._draw_pages(pages, total or len(pages))
         if self.manifest is not None:
             self.renderer.flush_kept()  # the faces drawn, for the other paper and the next build
         if not self.report.has_errors() and self.manifest is not None:
@@ -63,7 +64,7 @@ class Writer:
             self.canvas = self.renderer = None
         return self.manifest
 
-    def _draw_pages(self, pages: list[Page]) -> None:
+    def _draw_pages(self, pages: list[Page], total: int) -> None:
         for number, page in enumerate(pages, start=1):
             if number > 1:
                 self.canvas.showPage()
@@ -78,7 +79,7 @@ class Writer:
             page.draw(self, number)
             # Footers give the page's number in this PDF, the one the player's viewer shows and
             # the guide and contents cite.
-            entry["scale_bar"] = _furniture(self, page, (number, len(pages))) if page.furniture else None
+            entry["scale_bar"] = _furniture(self, page, (number, total)) if page.furniture else None
 
     def face(self, section: str, layout: Layout, piece, side: str, copy: int, x: float, y: float, bleed: float,
              page: int, shape: str = "rect", annotate=None, **extra) -> None:
