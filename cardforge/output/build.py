@@ -27,10 +27,10 @@ from .pages import MODES, PAPERS, Page, PrintOptions, count_faces, cover_page, p
 from .dryrun import lay_out_despite
 from .pdf import Progress, Writer
 from .lock import OutputLock
-from .pdfcopy import Unsupported, copy_pages, open_kit, same_pages
+from .pdfcopy import Unsupported, copy_pages, open_kit, replace_pages, same_pages
 from .replace import Replacement
 from .guide import guide_pages
-from .ink import KitInk, page_coverage, settle
+from .ink import KitInk, page_coverage, print_ink
 from .sheets import duplex_pages, lower_bound
 
 
@@ -140,16 +140,13 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
                          f"({options.paper.upper()}, {options.mode})"  # noqa: E731
     staged: list[tuple[Path, Path]] = []
     verifier = Verifier(prep, report, fresh=True)
-    ink = KitInk()  # each page's ink, for the guide to print: measured before the kit is drawn for good
+    ink = KitInk()  # each page's ink, for the guide to print once the kit is drawn and measured
     try:
         pdfs = ordered_pages(prep, options, sections, kit, opening, kit_name, ink)
         for index, (name, pages) in enumerate(pdfs):
             more = index < len(pdfs) - 1 or name == "kit"  # another PDF is read after this one
             target = final(name)
             tmp = stage_dir / (target.name + ".tmp")
-            if name == "kit":
-                settle(ink, pages, _scratch_writer(prep, title(name), len(pages)), stage_dir / (target.name + ".ink.tmp"),
-                       lambda page: getattr(page, "prints_ink", False))
             writer = Writer(prep, tmp, title(name), report, progress, 0)
             manifest = writer.write(pages)
             manifest.header.update(paper=options.paper, mode=options.mode, flip=options.flip,
@@ -164,15 +161,15 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
                 if report.has_errors():
                     tmp.unlink(missing_ok=True)
                     return []
+                # ink.py: each page's ink; in the kit, the guide's page that prints it drawn again with it.
+                measured = print_ink(ink, pages, tmp, lambda page: getattr(page, "prints_ink", False),
+                                     _redraw(prep, title(name), len(pages)), stage_dir / (target.name + ".ink.tmp"),
+                                     _replace) if name == "kit" else None
                 # Read the PDF back before it may replace anything: its text, icons and fonts
                 # must be what the data produced (see cardforge/verify/).
                 kit = open_kit(tmp) if name == "kit" else None  # read once: verified, then cut into components
                 verifier.verify(tmp, manifest, shown_as=target, opened=kit)
-                # ink.py: each page's ink; the kit's as measured before it was drawn for good (the same
-                # drawing: the guide printed those figures), else read from the PDF now.
-                measured = ink.pages if name == "kit" and ink.settled and ink.pages is not None \
-                    and len(ink.pages) == len(manifest.pages) else page_coverage(tmp)
-                for entry, coverage in zip(manifest.pages, measured):
+                for entry, coverage in zip(manifest.pages, measured or page_coverage(tmp)):
                     entry["ink"] = round(coverage, 4)
                 if more:
                     gc.collect()  # the PDF reader's objects form cycles; free them before the next PDF
@@ -199,17 +196,27 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
         discard(staged)
 
 
-def _scratch_writer(prep: Prepared, title: str, total: int) -> Callable[[list[Page], Path], bool]:
-    """Draws the first pages of a kit into a scratch PDF for ink.settle (footers counting `total`
-    pages), its diagnostics set aside: the kit drawn for good reports them.  False when it failed."""
-    def draw(pages: list[Page], target: Path) -> bool:
-        scratch = Report()
-        manifest = Writer(prep, target, title, scratch, None, 0).write(pages, total)
+def _redraw(prep: Prepared, title: str, total: int) -> Callable[[list[Page], list[int], Path], bool]:
+    """Draws some pages of a kit of `total` pages again, with their numbers there, into a PDF of
+    their own (ink.print_ink); their diagnostics were the kit's.  False when that failed."""
+    def draw(pages: list[Page], numbers: list[int], target: Path) -> bool:
+        again = Report()
+        manifest = Writer(prep, target, title, again, None, 0).write(pages, numbers, total)
         if manifest is not None:
             manifest.close()
-        gc.collect()  # the scratch document's objects, before the kit is drawn
-        return not scratch.has_errors()
+        return not again.has_errors()
     return draw
+
+
+def _replace(pdf: Path, indexes: list[int], drawn: Path) -> None:
+    """The kit's pages `indexes` (0-based) replaced by the pages of `drawn`, in order, in place."""
+    kit, again = open_kit(pdf), open_kit(drawn)
+    if kit is None or again is None:
+        raise Unsupported(f"{pdf.name}: cannot read it back to put the guide's ink page in")
+    spliced = pdf.with_name(pdf.name + ".spliced")
+    replace_pages(kit, {index: (again, n) for n, index in enumerate(indexes)}, spliced)
+    del kit, again
+    os.replace(spliced, pdf)
 
 
 def _ranges(pages: list[Page]) -> list[tuple[str, range]]:

@@ -11,12 +11,12 @@ figure is for comparing pages and kits, above all a kit with its ink-saver varia
 
 The manifest records each page's coverage (`pages[].ink`) and the mean over the PDF's pages
 (`ink`: mean, and how it was measured); the guide prints each page's (output/guide.py).  The
-guide comes first in the kit, but a page's ink is known only once the page is drawn: `settle`
-draws the kit once to a scratch PDF and measures it, then draws again only the opening pages up
-to the last that prints figures (the cover and the guide), now with the figures, and measures
-those, until the figures they print are their own.  The kit is then drawn for good with figures
-that are, page by page, what the same measure reads from it (tests/test_guide_ink.py measures the
-built PDF).  INK_DPI is coarse on purpose: a kit's mean is within
+guide comes first in the kit, but a page's ink is known only once the page is drawn: the kit is
+drawn once, the guide's ink page without figures, and measured; `print_ink` then draws that page
+again, with the figures, measures it, until the figures it prints are its own, and puts it in
+the kit in place of the first (output/pdfcopy.py copies the other pages as they are).  The
+manifest's figures are, page by page, what the same measure reads from the kit written
+(tests/test_guide_ink.py reads the guide's text back from the PDF).  INK_DPI is coarse on purpose: a kit's mean is within
 a point of what 150 dpi measures (Steel Rain's hairlines: 12.0 % against 11.4 %; at 18 dpi they
 would be drawn a pixel wide, 13.8 %), at a quarter of the time.
 """
@@ -72,34 +72,37 @@ def percent(coverage: float) -> str:
 
 class KitInk:
     """Each page's ink coverage (0-1, in the kit's order) for the pages that print it, once
-    `settle` has measured them; None before (or when the kit could not be drawn)."""
+    `print_ink` has measured the kit; None before."""
 
     def __init__(self):
         self.pages: list[float] | None = None
-        self.settled = False  # the figures the opening pages print are what is measured on them
 
 
-def settle(ink: KitInk, pages: list, draw: Callable[[list, Path], bool], scratch: Path,
-           prints: Callable[[object], bool]) -> list[float] | None:
-    """Measure every page of `pages` as the kit will print it, into `ink.pages`, before the kit is
-    drawn for good.  `draw(subset, target)` writes the first pages of the kit to `target` (their
-    footers counting the whole kit) and says whether it could; `prints(page)` tells a page that
-    prints the figures.  Only the pages up to the last of those are drawn again (their numbers stay
-    those of the kit), until each prints, as a whole percent, what is then measured on it."""
-    upto = max((index + 1 for index, page in enumerate(pages) if prints(page)), default=0)
+def print_ink(ink: KitInk, pages: list, pdf: Path, prints: Callable[[object], bool],
+              draw: Callable[[list, list[int], Path], bool], scratch: Path,
+              replace: Callable[[Path, list[int], Path], None]) -> list[float] | None:
+    """Each page's ink as `pdf` (the kit, just written) will print it, the pages that print the
+    figures (`prints`) drawn again with them and put in its place.
+
+    The kit's pages are measured; then the pages that print figures, drawn without them, are
+    drawn again with them (`draw(pages, their numbers, target)`: their numbers and footers those of
+    the kit) and measured, until each prints, as a whole percent, what is measured on it (once, in
+    practice; at most ROUNDS times); `replace(pdf, indexes, scratch)` then puts them in the kit.
+    None when a page could not be drawn again (the kit keeps its pages without figures)."""
+    ink.pages = page_coverage(pdf)
+    printing = [index for index, page in enumerate(pages) if prints(page)]
+    if not printing:
+        return ink.pages
     try:
-        if not upto or not draw(pages, scratch):
-            return None
-        ink.pages = page_coverage(scratch)
         for _ in range(ROUNDS):
-            shown = [percent(c) for c in ink.pages[:upto]]  # what the opening pages print this round
-            if not draw(pages[:upto], scratch):
-                ink.pages = None
+            shown = [percent(ink.pages[i]) for i in printing]  # what those pages print this round
+            if not draw([pages[i] for i in printing], [i + 1 for i in printing], scratch):
                 return None
-            ink.pages[:upto] = page_coverage(scratch)
-            if [percent(c) for c in ink.pages[:upto]] == shown:
-                ink.settled = True
+            for index, coverage in zip(printing, page_coverage(scratch)):
+                ink.pages[index] = coverage
+            if [percent(ink.pages[i]) for i in printing] == shown:
                 break
+        replace(pdf, printing, scratch)
         return ink.pages
     finally:
         scratch.unlink(missing_ok=True)

@@ -50,11 +50,11 @@ class Writer:
         self.written: dict = {}  # what a page draws the same on many sheets (layout/facecode.py written_once)
         self.tr = translator(getattr(game.overlay, "strings", None) or {})  # the footers' language
 
-    def write(self, pages: list[Page], total: int | None = None) -> Manifest | None:
-        """Draw every page; the PDF is saved only when nothing went wrong.  `total`: the footers'
-        page count, where these are the first pages of a longer PDF (output/ink.py's guide pass)."""
+    def write(self, pages: list[Page], numbers: list[int] | None = None, total: int | None = None) -> Manifest | None:
+        """Draw every page; the PDF is saved only when nothing went wrong.  `numbers` and `total`:
+        the pages' numbers and page count in a longer PDF they are drawn again for (output/ink.py)."""
         with expression_batch():  # the time limit's timer armed once, not twice per template
-            self._draw_pages(pages, total or len(pages))
+            self._draw_pages(pages, numbers or list(range(1, len(pages) + 1)), total or len(pages))
         if self.manifest is not None:
             self.renderer.flush_kept()  # the faces drawn, for the other paper and the next build
         if not self.report.has_errors() and self.manifest is not None:
@@ -64,9 +64,9 @@ class Writer:
             self.canvas = self.renderer = None
         return self.manifest
 
-    def _draw_pages(self, pages: list[Page], total: int) -> None:
-        for number, page in enumerate(pages, start=1):
-            if number > 1:
+    def _draw_pages(self, pages: list[Page], numbers: list[int], total: int) -> None:
+        for index, (number, page) in enumerate(zip(numbers, pages)):
+            if index:
                 self.canvas.showPage()
                 _deflate_last_page(self.canvas)
             self.canvas.setPageSize((page.width, page.height))
