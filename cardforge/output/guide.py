@@ -7,7 +7,9 @@ components.yaml list (frontend/components.py: the pieces, what the player brings
 are); the shipped layouts `guide-print`, `guide-assembly` and `guide-components` (layout/common/)
 draw it with the same renderer as the cards (docpage.py).  Between them sits the duplex alignment
 test (calibrate.py), to print first.  Page numbers are the PDF's own, the ones the player's viewer
-and every footer show, read when the pages are drawn, once the kit's order is final.
+and every footer show, read when the pages are drawn, once the kit's order is final.  The
+"cut and assemble" page ends with each page's ink coverage, known only once the kit is drawn: that
+page is drawn again with it and put in the kit's place (ink.print_ink).
 
 No page of the guide speaks to the designer: the counts against the rulebook go to the manifest
 (the guide's header record, `rulebook_counts`) and `cardforge check`, never onto paper."""

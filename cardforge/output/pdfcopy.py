@@ -11,7 +11,8 @@ date and no random file id, so the same kit gives the same bytes.
 The kit is read once (`open_kit`, with the verifier's lean reader, verify/pdfobjects.py) for its
 check and all its components; the stored bytes of every stream are copied as they are, never
 decoded and compressed again.  A component's forms are pruned copies, made once per kit, so
-components that share forms share them pruned.
+components that share forms share them pruned.  The same copy writes the kit again with the
+guide's ink page, drawn once the kit's ink is measured, in place of the first (`replace_pages`).
 """
 from __future__ import annotations
 
