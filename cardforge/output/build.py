@@ -208,15 +208,22 @@ def _redraw(prep: Prepared, title: str, total: int) -> Callable[[list[Page], lis
     return draw
 
 
-def _replace(pdf: Path, indexes: list[int], drawn: Path) -> None:
-    """The kit's pages `indexes` (0-based) replaced by the pages of `drawn`, in order, in place."""
+def _replace(pdf: Path, indexes: list[int], drawn: Path) -> bool:
+    """The kit's pages `indexes` (0-based) replaced by the pages of `drawn`, in order, in place.
+    False, the kit untouched, where either cannot be read this way (the verifier, reading the kit
+    itself, reports a kit it cannot read)."""
     kit, again = open_kit(pdf), open_kit(drawn)
     if kit is None or again is None:
-        raise Unsupported(f"{pdf.name}: cannot read it back to put the guide's ink page in")
+        return False
     spliced = pdf.with_name(pdf.name + ".spliced")
-    replace_pages(kit, {index: (again, n) for n, index in enumerate(indexes)}, spliced)
+    try:
+        replace_pages(kit, {index: (again, n) for n, index in enumerate(indexes)}, spliced)
+    except Unsupported:
+        spliced.unlink(missing_ok=True)
+        return False
     del kit, again
     os.replace(spliced, pdf)
+    return True
 
 
 def _ranges(pages: list[Page]) -> list[tuple[str, range]]:

@@ -80,7 +80,7 @@ class KitInk:
 
 def print_ink(ink: KitInk, pages: list, pdf: Path, prints: Callable[[object], bool],
               draw: Callable[[list, list[int], Path], bool], scratch: Path,
-              replace: Callable[[Path, list[int], Path], None]) -> list[float] | None:
+              replace: Callable[[Path, list[int], Path], bool]) -> list[float] | None:
     """Each page's ink as `pdf` (the kit, just written) will print it, the pages that print the
     figures (`prints`) drawn again with them and put in its place.
 
@@ -88,7 +88,8 @@ def print_ink(ink: KitInk, pages: list, pdf: Path, prints: Callable[[object], bo
     drawn again with them (`draw(pages, their numbers, target)`: their numbers and footers those of
     the kit) and measured, until each prints, as a whole percent, what is measured on it (once, in
     practice; at most ROUNDS times); `replace(pdf, indexes, scratch)` then puts them in the kit.
-    None when a page could not be drawn again (the kit keeps its pages without figures)."""
+    None when a page could not be drawn again or put in (the kit keeps its pages without figures,
+    and the caller measures it as written)."""
     ink.pages = page_coverage(pdf)
     printing = [index for index, page in enumerate(pages) if prints(page)]
     if not printing:
@@ -102,7 +103,6 @@ def print_ink(ink: KitInk, pages: list, pdf: Path, prints: Callable[[object], bo
                 ink.pages[index] = coverage
             if [percent(ink.pages[i]) for i in printing] == shown:
                 break
-        replace(pdf, printing, scratch)
-        return ink.pages
+        return ink.pages if replace(pdf, printing, scratch) else None
     finally:
         scratch.unlink(missing_ok=True)
