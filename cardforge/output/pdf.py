@@ -51,11 +51,13 @@ class Writer:
         self.written: dict = {}  # what a page draws the same on many sheets (layout/facecode.py written_once)
         self.tr = translator(getattr(game.overlay, "strings", None) or {})  # the footers' language
 
-    def write(self, pages: list[Page]) -> Manifest | None:
+    def write(self, pages: list[Page], numbers: list[int] | None = None, total: int | None = None) -> Manifest | None:
         """Draw every page; the PDF is saved only when nothing went wrong (a preview, build --only,
-        --outline or --proof, is saved with the errors its faces show: output/build.py)."""
+        --outline or --proof, is saved with the errors its faces show: output/build.py).  `numbers`
+        and `total`: the pages' numbers and page count in a longer PDF they are drawn again for
+        (output/ink.py)."""
         with expression_batch():  # the time limit's timer armed once, not twice per template
-            self._draw_pages(pages)
+            self._draw_pages(pages, numbers or list(range(1, len(pages) + 1)), total or len(pages))
         if self.manifest is not None:
             self.renderer.flush_kept()  # the faces drawn, for the other paper and the next build
         if (not self.report.has_errors() or getattr(self.prep, "preview", False)) and self.manifest is not None:
@@ -65,9 +67,9 @@ class Writer:
             self.canvas = self.renderer = None
         return self.manifest
 
-    def _draw_pages(self, pages: list[Page]) -> None:
-        for number, page in enumerate(pages, start=1):
-            if number > 1:
+    def _draw_pages(self, pages: list[Page], numbers: list[int], total: int) -> None:
+        for index, (number, page) in enumerate(zip(numbers, pages)):
+            if index:
                 self.canvas.showPage()
                 _deflate_last_page(self.canvas)
             self.canvas.setPageSize((page.width, page.height))
@@ -80,7 +82,7 @@ class Writer:
             page.draw(self, number)
             # Footers give the page's number in this PDF, the one the player's viewer shows and
             # the guide and contents cite.
-            entry["scale_bar"] = _furniture(self, page, (number, len(pages))) if page.furniture else None
+            entry["scale_bar"] = _furniture(self, page, (number, total)) if page.furniture else None
 
     def face(self, section: str, layout: Layout, piece, side: str, copy: int, x: float, y: float, bleed: float,
              page: int, shape: str = "rect", annotate=None, **extra) -> None:
