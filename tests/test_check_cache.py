@@ -239,4 +239,4 @@ def test_an_icon_drawn_after_the_fonts_came_from_the_cache_has_its_font(tmp_path
     time.sleep(diskcache.SETTLED_S)
     (game / "icons" / "logo.svg").write_text(GOOD_SVG.replace("width='5'", "width='6'"), "utf-8")
     result = cardforge("check", game, cwd=tmp_path, env=env)
-    assert (result.returncode, result.stderr.strip()) == (0, "ok: no problems found")
+    assert (result.returncode, result.stdout.strip()) == (0, "ok: no problems found")

@@ -68,7 +68,7 @@ def test_both_sets_check_clean_with_no_conversion(tmp_path):
     for name in ("ember-vale", "star-courier"):
         result = cardforge("check", FIXTURES / name, "--strict", cwd=tmp_path)
         assert result.returncode == 0, result.stderr
-        assert result.stderr.strip() == "ok: no problems found"
+        assert result.stdout.strip() == "ok: no problems found"
 
 
 def test_card_per_file_set_prints_html_and_symbols_as_rich_text(built):

@@ -332,7 +332,7 @@ def test_lock_and_staging_entries_in_a_game_folder_are_not_reported_as_ignored_f
     (game / "build" / ".tiny.cardforge-stage-4242").mkdir()  # a build running at the same time
     (game / "build" / ".tiny.cardforge-stage-4242" / "notes.yaml").write_text("x: 1\n")
     result = cardforge("check", "--strict", "content/tiny", cwd=tmp_path)
-    assert (result.returncode, result.stderr.strip()) == (0, "ok: no problems found")
+    assert (result.returncode, result.stdout.strip()) == (0, "ok: no problems found")
 
 
 def test_an_export_into_the_game_build_folder_takes_the_game_lock(tmp_path):

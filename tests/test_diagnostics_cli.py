@@ -121,7 +121,7 @@ def test_broken_content_fails_cleanly_and_keeps_the_last_good_kit(tmp_path, good
     assert found[0] == expected
     assert re.fullmatch(r"\d+ errors?, \d+ warnings?", result.stderr.strip().splitlines()[-1])
     assert "content/tiny: build failed; previous output left untouched" in result.stderr
-    assert "wrote " not in result.stderr
+    assert "wrote " not in result.stdout
     assert snapshot(good_out / "tiny") == before, "a failed build changed the previous output"
     assert [p.name for p in good_out.rglob("*.tmp")] == []
 
@@ -177,7 +177,7 @@ def test_clean_build_writes_into_a_folder_named_after_the_game_folder(tmp_path):
     for paper in ("a4", "letter"):
         assert f"out/my-folder/tiny-cards-{paper}-simplex.pdf" in written
         assert f"out/my-folder/tiny-cards-{paper}-simplex.manifest.json" in written
-        assert f"wrote out/my-folder/tiny-cards-{paper}-simplex.pdf" in result.stderr.splitlines()
+        assert f"wrote out/my-folder/tiny-cards-{paper}-simplex.pdf" in result.stdout.splitlines()
     assert not [name for name in written if name.endswith(".tmp")]
     assert headlines(result.stderr) == []
 
@@ -185,7 +185,7 @@ def test_clean_build_writes_into_a_folder_named_after_the_game_folder(tmp_path):
 def test_check_writes_nothing(tmp_path):
     make_game(tmp_path)
     result = cardforge("check", "content/tiny", cwd=tmp_path)
-    assert (result.returncode, result.stderr.strip()) == (0, "ok: no problems found")
+    assert (result.returncode, result.stdout.strip()) == (0, "ok: no problems found")
     assert not (tmp_path / "build").exists()
 
 

@@ -18,11 +18,18 @@ PROBE = ("import sys; from cardforge.cli import main; code = main(['check', 'con
 
 
 def _check(root: Path, cache: Path) -> tuple[int, str, str]:
-    """(exit code, stderr, the probe's line) of `check` in a fresh process with this cache folder."""
+    """(exit code, what check said, the probe's line) of `check` in a fresh process with this cache folder:
+    its diagnostics (stderr), else its result (stdout, before the probe's own line)."""
     env = dict(os.environ, CARDFORGE_CACHE=str(cache))
     result = subprocess.run([sys.executable, "-c", PROBE], cwd=str(root), env=env, capture_output=True, text=True)
     assert "Traceback" not in result.stderr, result.stderr
-    return result.returncode, result.stderr.strip(), result.stdout.strip()
+    return result.returncode, *_said_and_probe(result)
+
+
+def _said_and_probe(result) -> tuple[str, str]:
+    """What check printed (diagnostics on stderr, then its result on stdout) and the probe's last line."""
+    *results, probe = result.stdout.strip().splitlines()
+    return "\n".join(part for part in (result.stderr.strip(), *results) if part), probe
 
 
 def test_warm_check_says_the_same_without_svglib(tmp_path):
@@ -76,7 +83,8 @@ def test_valid_data_is_remembered_and_an_edit_is_validated_again(tmp_path):
         result = subprocess.run([sys.executable, "-c", SCHEMA_PROBE], cwd=str(tmp_path), env=env,
                                 capture_output=True, text=True)
         assert "Traceback" not in result.stderr, result.stderr
-        return result.returncode, result.stderr.strip().splitlines()[0], result.stdout.strip()
+        said, probe = _said_and_probe(result)
+        return result.returncode, said.splitlines()[0], probe
 
     assert check() == (0, "ok: no problems found", "loaded: ['jsonschema']")
     assert check() == (0, "ok: no problems found", "loaded: []")  # known valid: no validator at all
@@ -136,7 +144,7 @@ def test_a_warm_check_loads_no_pdf_writer_reader_or_drawing_library(tmp_path):
     results = [subprocess.run([sys.executable, "-c", HEAVY_PROBE], cwd=str(tmp_path), env=env, capture_output=True,
                               text=True) for _ in range(2)]
     assert [r.returncode for r in results] == [0, 0], results[-1].stderr
-    assert results[1].stdout.strip() == "loaded: []"
+    assert results[1].stdout.strip().splitlines() == ["ok: no problems found", "loaded: []"]
 
 
 def test_the_command_line_alone_loads_no_stage():

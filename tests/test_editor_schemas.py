@@ -15,7 +15,7 @@ def test_schema_game_writes_into_the_games_folder_not_the_working_directory(tmp_
     assert (game / "schemas/game.schema.json").is_file()
     deck = json.loads((game / "schemas/tiny.main.cards.schema.json").read_text())
     assert "cost" in json.dumps(deck)
-    assert "$schema=schemas/game.schema.json" in result.stderr
+    assert "$schema=schemas/game.schema.json" in result.stdout
 
 
 def test_check_and_build_refresh_stale_schemas(tmp_path):
@@ -26,14 +26,14 @@ def test_check_and_build_refresh_stale_schemas(tmp_path):
     (game / "game.yaml").write_text(GAME_YAML + "      flavour: {type: string}\n")
     result = cardforge("check", "content/tiny", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "refreshed content/tiny/schemas/tiny.main.cards.schema.json" in result.stderr
+    assert "refreshed content/tiny/schemas/tiny.main.cards.schema.json" in result.stdout
     assert "flavour" in deck_schema.read_text()
     again = cardforge("check", "content/tiny", cwd=tmp_path)
-    assert "refreshed" not in again.stderr  # up to date now: not written again
+    assert "refreshed" not in again.stdout  # up to date now: not written again
     (game / "schemas/layout.schema.json").write_text("{}")  # an older cardforge's schema
     built = cardforge("build", "content/tiny", "--paper", "a4", "--out", "out", cwd=tmp_path)
     assert built.returncode == 0, built.stderr
-    assert "refreshed content/tiny/schemas/layout.schema.json" in built.stderr
+    assert "refreshed content/tiny/schemas/layout.schema.json" in built.stdout
     assert json.loads((game / "schemas/layout.schema.json").read_text()) != {}
 
 

@@ -196,7 +196,7 @@ def test_a_game_folder_anywhere_extends_the_common_layouts_shipped_with_cardforg
     assert schema.returncode == 0, schema.stderr
     again = cardforge("check", ".", "--strict", cwd=anywhere)  # build/ and schemas/ are not unused files
     assert again.returncode == 0, again.stderr
-    assert again.stderr.strip() == "ok: no problems found"
+    assert again.stdout.strip() == "ok: no problems found"
 
 
 def test_unknown_layout_says_where_it_looked_and_how_to_add_a_layouts_folder(tmp_path):

@@ -83,7 +83,7 @@ def test_the_ink_saver_kit_is_a_variant_beside_the_kit(tmp_path):
     _build(tmp_path)
     result = _build(tmp_path, "--ink-saver")
     out = tmp_path / "out" / "tiny"
-    assert "wrote out/tiny/tiny-kit-inksaver-a4.pdf" in result.stderr
+    assert "wrote out/tiny/tiny-kit-inksaver-a4.pdf" in result.stdout
     names = sorted(p.name for p in out.glob("*.pdf"))
     assert "tiny-kit-a4.pdf" in names and "tiny-kit-inksaver-a4.pdf" in names  # the full-colour kit stays
     assert "tiny-cards-inksaver-a4.pdf" in names and "tiny-guide-inksaver-a4.pdf" in names

@@ -227,7 +227,7 @@ def test_the_build_prints_each_kits_sheets_beside_the_lower_bound(tmp_path):
     sheets = manifest["sheets"]
     line = (f"  bombs-away-kit-a4.pdf: {sheets['count']} sheets (lower bound {sheets['lower_bound']}: "
             f"{sheets['read']} to read, {sheets['lower_bound'] - sheets['read']} by the pieces' area)")
-    assert line in result.stderr.splitlines(), result.stderr[-600:]
+    assert line in result.stdout.splitlines(), result.stdout[-600:]
 
 
 @pytest.mark.parametrize("paper", PAPERS)

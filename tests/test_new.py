@@ -26,7 +26,7 @@ def test_new_then_build_writes_a_pdf_from_a_folder_outside_the_repository(tmp_pa
     assert deck_schema["$defs"]["card"]["properties"]["kind"] == {"enum": ["action", "item", "event"]}
 
     checked = cardforge("check", "mygame", cwd=tmp_path)
-    assert checked.returncode == 0 and checked.stderr.strip() == "ok: no problems found", checked.stderr
+    assert checked.returncode == 0 and checked.stdout.strip() == "ok: no problems found", checked.stderr
     built = cardforge("build", "mygame", "--paper", "a4", cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     pdf = tmp_path / "build" / "mygame" / "mygame-cards-a4.pdf"

@@ -63,7 +63,7 @@ def test_render_of_an_overflowing_card_writes_the_png_with_the_overflow_marked_a
     assert source.startswith("14 | ...") and "Nobody reads" in source  # the long line cut around the caret
     assert source[caret.index("^"):].startswith("goblins cheer and the cave shakes. Nobody")
     assert "wrote build/render/heavy-blow-front.png (254 dpi), with the text that does not fit marked in red" \
-        in result.stderr
+        in result.stdout
     image = Image.open(game / "build/render/heavy-blow-front.png").convert("RGB")
     x, y, w, h = ((v + (BLEED if i < 2 else 0)) * 10 for i, v in enumerate(TEXT_FRAME))
     inside = [image.getpixel((px, py)) for px in range(x + 5, x + w - 5, 2) for py in range(y + 5, y + h - 5, 2)]
@@ -169,7 +169,7 @@ def test_a_proof_has_the_cards_alone(tmp_path):
     assert full.returncode == 0, full.stderr
     result = cardforge("build", "--proof", "--paper", "a4", cwd=game)
     assert result.returncode == 0, result.stderr
-    assert "wrote build/preview/proof/goblins/goblins-proof-a4.pdf" in result.stderr
+    assert "wrote build/preview/proof/goblins/goblins-proof-a4.pdf" in result.stdout
     kit = _page_kinds(game / "build/goblins/goblins-kit-a4.pdf")
     proof = _page_kinds(game / "build/preview/proof/goblins/goblins-proof-a4.pdf")
     # the kit opens with its cover, guide and alignment test; the proof has none of them

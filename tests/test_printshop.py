@@ -92,7 +92,7 @@ def test_a_deck_pdf_checks_clean_against_its_data(bomber_shop):
     result = cardforge("check", BOMBER, "--printed", bomber_shop / "bomber-boys-crew.pdf",
                        "--printed", bomber_shop / "bomber-boys-player-mat.pdf", cwd=BOMBER.parent.parent)
     assert result.returncode == 0, result.stderr
-    assert result.stderr.strip() == "ok: no problems found"
+    assert result.stdout.strip() == "ok: no problems found"
 
 
 def test_nothing_but_the_card_on_a_page(bomber_shop):

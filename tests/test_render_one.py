@@ -20,7 +20,7 @@ def test_render_writes_one_face_at_the_zoom_asked(tmp_path):
     make_game(tmp_path)
     result = cardforge("render", "content/tiny", "beta", "--zoom", "2", "--out", "beta.png", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "wrote beta.png (192 dpi)" in result.stderr
+    assert "wrote beta.png (192 dpi)" in result.stdout
     image = Image.open(tmp_path / "beta.png")
     # a poker card (63 x 88 mm) with 3 mm of bleed each side, at 192 dpi
     assert image.size == (round(69 / 25.4 * 192), round(94 / 25.4 * 192))

@@ -34,7 +34,7 @@ def check_json(check) -> list[dict]:
 def test_clean_game_checks_ok(tmp_path, check):
     make_game(tmp_path)
     code, out, err = check()
-    assert (code, err.strip()) == (0, "ok: no problems found")
+    assert (code, out.strip(), err) == (0, "ok: no problems found", "")
 
 
 def test_unknown_key_with_did_you_mean(tmp_path, check):

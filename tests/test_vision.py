@@ -106,7 +106,7 @@ def test_render_view_writes_the_face_as_others_see_it(tmp_path):
         result = cardforge("render", "content/tiny", "alpha", "--dpi", "50", "--view", view, cwd=tmp_path)
         assert result.returncode == 0, result.stderr
         seen[view] = _middle(tmp_path / f"alpha-front-{view}.png")  # the view is in the default name
-    assert "wrote alpha-front-grey.png (50 dpi, as a black-and-white printer (greyscale) sees it)" in result.stderr
+    assert "wrote alpha-front-grey.png (50 dpi, as a black-and-white printer (greyscale) sees it)" in result.stdout
     r, g, b = seen["deutan"]  # pure red, to a deuteranope: an olive yellow, red and green alike, no blue
     assert abs(r - g) <= 3 and r > 120 and b < 20
     r, g, b = seen["protan"]  # to a protanope: a dark olive (red light barely reaches them)

@@ -18,7 +18,7 @@ import sys
 from .. import __version__
 from . import (build, calibrate, check, diff, export, force, icons, import_sheet, new, render, rules, schema, serve,
                stats, translate, watch)
-from .console import closed_pipes_dropped
+from .console import closed_pipes_dropped, machine_readable_stdout
 from .common import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, UsageError
 
 __all__ = ["main", "parser", "UsageError", "EXIT_OK", "EXIT_CONTENT", "EXIT_USAGE"]
@@ -95,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
             if unknown:
                 raise UsageError(unknown)
             args = p.parse_args(words)
+            machine_readable_stdout(getattr(args, "format", "text") not in (None, "text"))
             if args.command is None:  # bare `cardforge`: what it can do, not an error
                 p.print_help()
                 return EXIT_OK

@@ -7,6 +7,7 @@ import math
 import sys
 from pathlib import Path
 
+from . import console
 from ..diagnostics import ContentError, Report
 from .check import add_game_arguments, refreshed, languages_of
 from .common import EXIT_CONTENT, EXIT_OK, MODES, PAPERS, ProgressBar, UsageError, emit, games, out_folder
@@ -153,11 +154,11 @@ def run(args) -> int:
         combined.extend(result.report)
         if result.outputs:  # a preview is written despite the errors its faces show
             for path in result.outputs:
-                print(f"wrote {path}", file=sys.stderr)
+                console.result(f"wrote {path}")
                 line = sheet_summary(path.with_suffix(".manifest.json")) if ("-kit-" in path.name or "-proof-" in
                                                                              path.name) and path.suffix == ".pdf" else None
                 if line:
-                    print(f"  {path.name}: {line}", file=sys.stderr)
+                    console.result(f"  {path.name}: {line}")
                 if line and path.parent not in told:  # once per game: the same for every paper
                     told.add(path.parent)
                     _print_provenance(path.with_suffix(".manifest.json"))
@@ -192,7 +193,7 @@ def _print_provenance(manifest_path: Path) -> None:
     except (OSError, ValueError):
         return
     if any(tally.get("authored") or (tally.get("rows") or {}).get("authored") for tally in counts.values()):
-        print(f"  provenance: {'; '.join(summary(counts))}", file=sys.stderr)
+        console.result(f"  provenance: {'; '.join(summary(counts))}")
 
 
 def _check_only(found: list[Path], wanted: str) -> None:
@@ -224,9 +225,9 @@ def run_printshop(args) -> int:
             continue
         for path in result.outputs:
             if path.suffix == ".pdf":
-                print(f"wrote {path} and its pictures", file=sys.stderr)
+                console.result(f"wrote {path} and its pictures")
         for line in result.color:
-            print(f"  {line}", file=sys.stderr)
+            console.result(f"  {line}")
         for note in result.notes:
             print(f"note: {note}", file=sys.stderr)
     emit(combined, args.format)
@@ -252,8 +253,8 @@ def run_errata(args) -> int:
         if result.report.has_errors():
             print(f"{game}: errata build failed; previous output left untouched", file=sys.stderr)
             continue
-        print(f"{game}: {result.summary}", file=sys.stderr)
+        console.result(f"{game}: {result.summary}")
         for path in result.outputs:
-            print(f"wrote {path}", file=sys.stderr)
+            console.result(f"wrote {path}")
     emit(combined, args.format)
     return EXIT_CONTENT if combined.has_errors() else EXIT_OK

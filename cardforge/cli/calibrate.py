@@ -1,9 +1,9 @@
 """`cardforge calibrate`: the duplex alignment test, one sheet that measures the printer's back offset."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
+from . import console
 from .common import EXIT_OK, PAPERS
 
 
@@ -22,5 +22,5 @@ def run(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     target = out / f"calibrate-{args.paper}.pdf"
     write_calibration(target, args.paper, args.flip)
-    print(f"wrote {target}", file=sys.stderr)
+    console.result(f"wrote {target}")
     return EXIT_OK

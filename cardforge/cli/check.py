@@ -2,9 +2,9 @@
 --printed, check built PDFs against the data as it is now."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
+from . import console
 from ..diagnostics import ContentError, Report
 from .common import EXIT_CONTENT, EXIT_OK, LAYOUTS_HELP, UsageError, emit, games
 
@@ -47,7 +47,7 @@ def refreshed(game) -> None:
     """The game's editor schemas brought up to date, if it has them (frontend/schemafiles.py)."""
     from ..frontend.schemafiles import refresh_schemas
     for path in refresh_schemas(game):
-        print(f"refreshed {path}", file=sys.stderr)
+        console.result(f"refreshed {path}")
 
 
 def access_report(game: Path, layouts: Path | None, lang: str | None, ink_saver: bool = False) -> Report:
@@ -96,6 +96,6 @@ def run(args) -> int:
             combined.extend(report)
     emit(combined, args.format)
     if args.format == "text" and not combined.items:
-        print("ok: no problems found", file=sys.stderr)
+        console.result("ok: no problems found")
     failed = combined.has_errors() or (args.strict and combined.warnings)
     return EXIT_CONTENT if failed else EXIT_OK

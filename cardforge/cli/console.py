@@ -60,3 +60,25 @@ def closed_pipes_dropped():
             if isinstance(stream, _ClosedPipeSafe):
                 stream.flush()
         sys.stdout, sys.stderr = saved
+
+
+# Results (what the command made or found) go to stdout, where `| head` and `> file` take them;
+# diagnostics, progress and failures go to stderr, as ruff and rustc do. With --format json, github
+# or sarif, stdout holds the machine-readable report alone, so the results move to stderr.
+_results_to_stderr = False
+
+
+def machine_readable_stdout(on: bool) -> None:
+    """Keep stdout for a machine-readable report: results then go to stderr with the diagnostics."""
+    global _results_to_stderr
+    _results_to_stderr = on
+
+
+def result(text: str = "") -> None:
+    """A result line: what was written, found or listed."""
+    print(text, file=sys.stderr if _results_to_stderr else sys.stdout)
+
+
+def diagnostic(text: str) -> None:
+    """A line for the person watching: a failure, a warning, a note; never part of the results."""
+    print(text, file=sys.stderr)

@@ -1,9 +1,9 @@
 """`cardforge diff OLD NEW`: what changed between two versions of a game, for playtesters."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
+from . import console
 from .common import EXIT_CONTENT, EXIT_OK, LAYOUTS_HELP, UsageError, emit
 
 
@@ -29,9 +29,9 @@ def run(args) -> int:
     if result.diff is None:
         emit(result.report, "text")
         return EXIT_CONTENT
-    print(changelog.text(result.diff))
+    console.result(changelog.text(result.diff))
     for path, write in ((args.markdown, changelog.markdown), (args.json, changelog.as_json)):
         if path is not None:
             path.write_text(write(result.diff), "utf-8")
-            print(f"wrote {path}", file=sys.stderr)
+            console.result(f"wrote {path}")
     return EXIT_OK

@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from . import console
 from ..diagnostics import ContentError, Report
 from .common import EXIT_CONTENT, EXIT_OK, GAME_HELP, LAYOUTS_HELP, ProgressBar, UsageError, emit, one_game, out_folder
 
@@ -46,17 +47,17 @@ def run(args) -> int:
             from ..export.png import export_png
             written = export_png(prep, out, report, dpi=args.dpi, bleed=args.bleed, decks=args.deck,
                                  progress=ProgressBar(game.name))
-            print(f"wrote {len(written)} pictures at {args.dpi:g} dpi{' with bleed' if args.bleed else ''} "
-                  f"into {out}", file=sys.stderr)
+            console.result(f"wrote {len(written)} pictures at {args.dpi:g} dpi{' with bleed' if args.bleed else ''} "
+                  f"into {out}")
         else:
             from ..export.tts import export_tts
             written, decks = export_tts(prep, out, report, dpi=args.dpi, url_base=args.url_base, decks=args.deck)
             for export in decks:
                 sheets = ", ".join(f"{s.cols}x{s.rows} at {s.size[0]}x{s.size[1]} px" for s in export.sheets)
-                print(f"{export.deck.id}: {len(export.deck_ids)} cards on {len(export.sheets)} sheet(s) ({sheets}), "
-                      f"{'a back per card' if export.unique_back else 'one back'}", file=sys.stderr)
-            print(f"wrote {len(written)} files into {out}; copy {out / (prep.game.id + '.json')} and its .png into "
-                  "Tabletop Simulator's Saved Objects folder", file=sys.stderr)
+                console.result(f"{export.deck.id}: {len(export.deck_ids)} cards on {len(export.sheets)} sheet(s) ({sheets}), "
+                      f"{'a back per card' if export.unique_back else 'one back'}")
+            console.result(f"wrote {len(written)} files into {out}; copy {out / (prep.game.id + '.json')} and its .png into "
+                  "Tabletop Simulator's Saved Objects folder")
     except ContentError:
         emit(report, "text")
         print(f"{game}: export failed; previous output left untouched", file=sys.stderr)

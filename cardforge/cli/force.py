@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from . import console
 from ..diagnostics import Report
 from .common import EXIT_CONTENT, EXIT_OK, GAME_FILE, LAYOUTS_HELP, PAPERS, UsageError, emit
 
@@ -38,5 +39,5 @@ def run(args) -> int:
         print(f"{args.force}: the force breaks the rules above; no roster written", file=sys.stderr)
         return EXIT_CONTENT
     for path in outputs:
-        print(f"wrote {path}", file=sys.stderr)
+        console.result(f"wrote {path}")
     return EXIT_OK

@@ -10,9 +10,9 @@ The icons themselves: layout/iconsets.py.
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
+from . import console
 from .common import EXIT_CONTENT, EXIT_OK, UsageError
 
 PREVIEW_COLUMNS = 32  # the preview in a terminal: 32 characters wide, two pixels a character high
@@ -75,17 +75,17 @@ def run_search(args) -> int:
     for hit in shown:
         author = library.author_of(hit.name) or "(author not recorded)"
         also = f"  (was {hit.alias})" if hit.alias else ""
-        print(f"{hit.name:<{width}}  {author}{also}")
+        console.result(f"{hit.name:<{width}}  {author}{also}")
     words = " ".join(args.words)
     if not every:
         better = library.corrected(words)
         hint = (f"; did you mean '{better}'? (cardforge icons search {better})" if better else
                 "; try fewer words, or a word of what it shows (sword, skull, plane)")
-        print(f"no icon's name holds '{words}'" + hint, file=sys.stderr)
+        console.diagnostic(f"no icon's name holds '{words}'" + hint)
         return EXIT_CONTENT
     more = f"; --limit {len(every)} shows all" if len(shown) < len(every) else ""
-    print(f"{len(shown)} of {len(every)} icons for '{words}'{more}. `cardforge icons show NAME` tells more.",
-          file=sys.stderr)
+    # the names alone on stdout, so that `| head` or a script takes them; the tally is for the reader
+    console.diagnostic(f"{len(shown)} of {len(every)} icons for '{words}'{more}. `cardforge icons show NAME` tells more.")
     return EXIT_OK
 
 
@@ -94,16 +94,16 @@ def run_show(args) -> int:
     icon = _known(args.name)
     library = _library()
     for row in _preview(icon.svg()):
-        print(row)
+        console.result(row)
     license = f"{LICENSE_TITLES.get(icon.license, icon.license)} ({LICENSE_URLS.get(icon.license, '')})"
-    print(f"name:     {icon.icon}")
-    print(f"author:   {icon.author or '(not recorded by game-icons.net)'}")
-    print(f"licence:  {license}")
-    print(f"source:   {library.site}/ ({library.title})")
-    print("use:      in game.yaml:")
-    print(f"            icons:\n              {icon.icon}: {icon.ref}")
-    print(f"          then :{icon.icon}: in a card's text, or `icon: {icon.icon}` in a layout's icon frame")
-    print(f"credit:   {' '.join(credit_lines({icon.icon: icon}))} (on the kit's cover, automatically)")
+    console.result(f"name:     {icon.icon}")
+    console.result(f"author:   {icon.author or '(not recorded by game-icons.net)'}")
+    console.result(f"licence:  {license}")
+    console.result(f"source:   {library.site}/ ({library.title})")
+    console.result("use:      in game.yaml:")
+    console.result(f"            icons:\n              {icon.icon}: {icon.ref}")
+    console.result(f"          then :{icon.icon}: in a card's text, or `icon: {icon.icon}` in a layout's icon frame")
+    console.result(f"credit:   {' '.join(credit_lines({icon.icon: icon}))} (on the kit's cover, automatically)")
     return EXIT_OK
 
 
@@ -121,9 +121,9 @@ def run_export(args) -> int:
             target.write_bytes(_png(svg, args.size))
         else:
             target.write_text(svg, "utf-8")
-        print(target)
-        print(f"  by {icon.author or 'a game-icons.net author'}, {icon.license}: exported, it is no longer credited "
-              "automatically; add it to game.yaml `credits:` (or name it under `icons:` instead)", file=sys.stderr)
+        console.result(target)
+        console.diagnostic(f"  by {icon.author or 'a game-icons.net author'}, {icon.license}: exported, it is no longer credited "
+              "automatically; add it to game.yaml `credits:` (or name it under `icons:` instead)")
     return EXIT_OK
 
 

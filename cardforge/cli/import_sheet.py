@@ -5,6 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from . import console
 from ..diagnostics import ContentError, Report
 from .common import EXIT_CONTENT, EXIT_OK, GAME_FILE, UsageError, emit, games, one_game
 
@@ -63,6 +64,6 @@ def run(args) -> int:
     from ..output.replace import replacing
     with replacing(target) as tmp:  # a killed import never leaves half a card file over the old one
         tmp.write_text(text, "utf-8")
-    print(f"wrote {target} ({count} cards); name it in game.yaml under the deck "
-          f"'{deck.id}' as its cards", file=sys.stderr)
+    console.result(f"wrote {target} ({count} cards); name it in game.yaml under the deck "
+          f"'{deck.id}' as its cards")
     return EXIT_OK

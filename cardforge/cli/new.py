@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
+from . import console
 from ..diagnostics import ContentError, Report
 from .common import EXIT_CONTENT, EXIT_OK, UsageError, emit
 
@@ -34,7 +34,7 @@ def run(args) -> int:
     except ContentError:
         pass
     emit(report, "text")
-    print(f"created {folder}/ ({len(new_game_files)} files): game.yaml, cards/cards.yaml, rules.yaml, "
+    console.result(f"created {folder}/ ({len(new_game_files)} files): game.yaml, cards/cards.yaml, rules.yaml, "
           f"layouts/front.yaml and back.yaml, schemas/\nnext: cardforge build {shlex.quote(str(folder))}   "
-          f"(or cardforge serve {shlex.quote(str(folder))} to see it in the browser)", file=sys.stderr)
+          f"(or cardforge serve {shlex.quote(str(folder))} to see it in the browser)")
     return EXIT_CONTENT if report.has_errors() else EXIT_OK

@@ -8,6 +8,7 @@ import difflib
 import sys
 from pathlib import Path
 
+from . import console
 from ..diagnostics import Report
 from .common import EXIT_CONTENT, EXIT_OK, LAYOUTS_HELP, UsageError, emit, games, prepared
 
@@ -93,9 +94,9 @@ def run(args) -> int:
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_bytes(png)
     tmp.replace(out)
-    print(f"wrote {out} ({dpi:g} dpi{', outlined' if args.outline else ''}"
+    console.result(f"wrote {out} ({dpi:g} dpi{', outlined' if args.outline else ''}"
           f"{', soft proof' if args.proof else ''}{seen})"
-          f"{_with_errors(report)}", file=sys.stderr)
+          f"{_with_errors(report)}")
     return EXIT_CONTENT if report.has_errors() else EXIT_OK
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import console
 from ..diagnostics import Report
 from .common import EXIT_CONTENT, EXIT_OK, GAME_FILE, UsageError, emit, games
 
@@ -34,7 +35,7 @@ def run(args) -> int:
                 raise UsageError(f"{game} has no {COVERAGE_FILE}: write one row per section of the rulebook "
                                  "(see README, 'Rulebook coverage')")
             continue
-        print(format_matrix(cov) + "\n")
+        console.result(format_matrix(cov) + "\n")
         failed |= cov.percent < 100.0
     emit(report, "text")
     return EXIT_CONTENT if failed or report.has_errors() else EXIT_OK

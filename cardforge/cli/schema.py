@@ -1,9 +1,9 @@
 """`cardforge schema`: the JSON Schemas of game files (and of each deck's cards) for editors."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
+from . import console
 from ..diagnostics import ContentError, Report
 from .common import EXIT_CONTENT, EXIT_OK, emit
 
@@ -29,10 +29,10 @@ def run(args) -> int:
             return EXIT_CONTENT
     out = Path(args.out) if args.out else (game.root / "schemas" if game is not None else Path("schemas"))
     for path in write_schemas(out, game):
-        print(f"wrote {path}", file=sys.stderr)
+        console.result(f"wrote {path}")
     where = (out / "game.schema.json").as_posix()
     if game is not None and out.resolve() == (game.root / "schemas").resolve():
         where = "schemas/game.schema.json"  # as game.yaml names it
-    print("For the YAML language server add a first line such as:\n"
-          f"  # yaml-language-server: $schema={where}", file=sys.stderr)
+    console.result("For the YAML language server add a first line such as:\n"
+          f"  # yaml-language-server: $schema={where}")
     return EXIT_OK

@@ -1,9 +1,9 @@
 """`cardforge stats`: counts by field and numeric distributions per deck, printed and drawn as bar charts."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
+from . import console
 from ..diagnostics import Report
 from .common import EXIT_CONTENT, EXIT_OK, GAME_HELP, LAYOUTS_HELP, UsageError, emit, one_game, prepared
 
@@ -29,9 +29,9 @@ def run(args) -> int:
         if deck not in known:
             raise UsageError(f"no deck '{deck}' in {game}; its decks are " + ", ".join(known))
     decks = game_stats(prep, args.deck)
-    print(format_text(prep.game.name, decks))
+    console.result(format_text(prep.game.name, decks))
     out = (Path(args.out) if args.out else Path("build") / game.resolve().name) / f"{prep.game.id}-stats.pdf"
     write_pdf(prep, decks, out)
     emit(report, "text")
-    print(f"wrote {out}", file=sys.stderr)
+    console.result(f"wrote {out}")
     return EXIT_OK

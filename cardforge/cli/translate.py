@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from . import console
 from ..diagnostics import ContentError, Report
 from .common import EXIT_CONTENT, EXIT_OK, GAME_HELP, UsageError, emit, one_game
 
@@ -44,7 +45,7 @@ def run(args) -> int:
         folder = language_folder(game_dir, lang)
         if folder is not None and not folder.exists():
             folder.mkdir(parents=True)
-            print(f"created {folder.relative_to(Path(game_dir).resolve())}/", file=sys.stderr)
+            console.result(f"created {folder.relative_to(Path(game_dir).resolve())}/")
     report = Report()
     try:
         game, found = status(Path(game_dir), report, lang)
@@ -57,9 +58,9 @@ def run(args) -> int:
         return EXIT_CONTENT
     if args.action == "status":
         for entry in found:
-            print("\n".join(summary(entry)))
+            console.result("\n".join(summary(entry)))
     else:
         for path in update(game, found[0]):
-            print(f"wrote {path}", file=sys.stderr)
+            console.result(f"wrote {path}")
     emit(report, "text")
     return EXIT_OK
