@@ -42,3 +42,54 @@ def test_a_check_whose_reader_has_left_keeps_its_exit_code(tmp_path):
     finally:
         os.close(gone)
     assert code == 1  # the content error, not a usage error about the pipe
+
+
+def _game_with_an_error(tmp_path):
+    game = tmp_path / "mygame"
+    subprocess.run([sys.executable, "-m", "cardforge", "new", str(game)], check=True, capture_output=True)
+    cards = game / "cards" / "cards.yaml"
+    cards.write_text(cards.read_text("utf-8").replace("cost: 3", "cost: 9"), "utf-8")
+    return game
+
+
+def _env(**values):
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    return dict(env, **values)
+
+
+def test_a_pipe_and_no_color_get_no_escape_codes_but_force_color_does(tmp_path):
+    game = _game_with_an_error(tmp_path)
+    for env in (_env(), _env(NO_COLOR="1"), _env(NO_COLOR="1", FORCE_COLOR="1")):
+        piped = subprocess.run([sys.executable, "-m", "cardforge", "check", str(game)], capture_output=True,
+                               env=env, cwd=tmp_path)
+        assert piped.returncode == 1 and b"error[E-SCHEMA]" in piped.stderr
+        assert b"\x1b" not in piped.stdout + piped.stderr
+    forced = subprocess.run([sys.executable, "-m", "cardforge", "check", str(game)], capture_output=True,
+                            env=_env(FORCE_COLOR="1"), cwd=tmp_path, text=True)
+    assert "\x1b[1;31merror[E-SCHEMA]\x1b[0m: card 'heavy-blow', field 'cost'" in forced.stderr
+    assert "= \x1b[1;36mhelp\x1b[0m: 'cost' takes" in forced.stderr
+
+
+def test_a_terminal_sees_the_severity_in_colour_and_the_location_in_bold(tmp_path):
+    import pty
+    game = _game_with_an_error(tmp_path)
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "cardforge", "check", str(game)], stdin=subprocess.DEVNULL,
+                              stdout=follower, stderr=follower, env=_env(TERM="xterm"), cwd=tmp_path, timeout=120)
+        os.close(follower)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal's other end is closed: all is read
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(leader)
+    text = seen.decode("utf-8")
+    assert done.returncode == 1
+    assert "\x1b[1mmygame/cards/cards.yaml:13:11\x1b[0m: \x1b[1;31merror[E-SCHEMA]\x1b[0m: card 'heavy-blow'" in text
+    assert "\x1b[1;31m1 error\x1b[0m, 0 warnings" in text

@@ -73,7 +73,8 @@ def emit(report: Report, fmt: str) -> None:
         from ..diagformats import format_sarif
         print(format_sarif(report))
     elif report.items:
-        print(report.format_text(), file=sys.stderr)
+        from . import console
+        console.diagnostics(report.format_text())
 
 
 def prepared(game: Path, layouts: Path | None, report: Report):

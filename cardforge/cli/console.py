@@ -7,6 +7,7 @@ printed is dropped, with no "cannot write" about a pipe that was closed on purpo
 from __future__ import annotations
 
 import os
+import re
 import sys
 from contextlib import contextmanager
 from typing import TextIO
@@ -82,3 +83,55 @@ def result(text: str = "") -> None:
 def diagnostic(text: str) -> None:
     """A line for the person watching: a failure, a warning, a note; never part of the results."""
     print(text, file=sys.stderr)
+
+
+# Colour, as rustc and ruff use it: the severity word bold in its colour, the location bold. Only on
+# a terminal; never in a pipe or a file, nor with NO_COLOR set to anything (no-color.org); FORCE_COLOR
+# set to anything but 0 colours a pipe too (for CI logs that render it). NO_COLOR wins over both.
+_STYLES = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "help": "\x1b[1;36m", "note": "\x1b[1;36m",
+           "bold": "\x1b[1m"}
+_RESET = "\x1b[0m"
+_HEADLINE = re.compile(r"^(?P<where>\S.*?:\d+(?::\d+)?): (?P<severity>error|warning)(?P<rest>\[[^\]]+\]: |: )")
+_HELP = re.compile(r"^(?P<indent>\s*(?:= )?)(?P<word>help|note):")
+_TALLY = re.compile(r"^(?P<errors>\d+ errors?), (?P<warnings>\d+ warnings?)$")
+
+
+def colour_wanted(stream: TextIO) -> bool:
+    """Whether text written to this stream should carry colour."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    forced = os.environ.get("FORCE_COLOR")
+    if forced:
+        return forced != "0"
+    try:
+        return stream.isatty() and os.environ.get("TERM") != "dumb"
+    except (AttributeError, ValueError):
+        return False
+
+
+def _paint(text: str, style: str) -> str:
+    return f"{_STYLES[style]}{text}{_RESET}"
+
+
+def coloured_diagnostics(text: str) -> str:
+    """Diagnostic text with its headlines, help lines and tally coloured (the words stay the same)."""
+    lines = []
+    for line in text.split("\n"):
+        if match := _HEADLINE.match(line):
+            rest = match["rest"]
+            line = (_paint(match["where"], "bold") + ": " + _paint(match["severity"] + rest.rstrip(": "),
+                                                                   match["severity"])
+                    + ": " + line[match.end():])
+        elif match := _HELP.match(line):
+            line = match["indent"] + _paint(match["word"], match["word"]) + ":" + line[match.end():]
+        elif match := _TALLY.match(line):
+            errors, warnings = match["errors"], match["warnings"]
+            line = (_paint(errors, "error") if not errors.startswith("0 ") else errors) + ", " + \
+                (_paint(warnings, "warning") if not warnings.startswith("0 ") else warnings)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def diagnostics(text: str) -> None:
+    """A report's diagnostics on stderr, coloured when stderr is a terminal that wants colour."""
+    print(coloured_diagnostics(text) if colour_wanted(sys.stderr) else text, file=sys.stderr)
