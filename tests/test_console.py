@@ -93,3 +93,19 @@ def test_a_terminal_sees_the_severity_in_colour_and_the_location_in_bold(tmp_pat
     assert done.returncode == 1
     assert "\x1b[1mmygame/cards/cards.yaml:13:11\x1b[0m: \x1b[1;31merror[E-SCHEMA]\x1b[0m: card 'heavy-blow'" in text
     assert "\x1b[1;31m1 error\x1b[0m, 0 warnings" in text
+
+
+def test_quiet_prints_the_errors_alone_before_or_after_the_command(tmp_path):
+    game = tmp_path / "mygame"
+    subprocess.run([sys.executable, "-m", "cardforge", "new", str(game)], check=True, capture_output=True)
+    clean = subprocess.run([sys.executable, "-m", "cardforge", "check", "-q", str(game)], capture_output=True,
+                           text=True, cwd=tmp_path)
+    assert (clean.returncode, clean.stdout, clean.stderr) == (0, "", "")
+    cards = game / "cards" / "cards.yaml"
+    cards.write_text(cards.read_text("utf-8").replace("cost: 3", "cost: 9"), "utf-8")
+    broken = subprocess.run([sys.executable, "-m", "cardforge", "-q", "check", str(game)], capture_output=True,
+                            text=True, cwd=tmp_path)
+    assert broken.returncode == 1 and broken.stdout == ""
+    assert broken.stderr.splitlines()[0] == ("mygame/cards/cards.yaml:13:11: error[E-SCHEMA]: card 'heavy-blow', "
+                                             "field 'cost': 9 is greater than the maximum of 5")
+    assert broken.stderr.splitlines()[-1] == "1 error, 0 warnings"

@@ -74,7 +74,10 @@ def emit(report: Report, fmt: str) -> None:
         print(format_sarif(report))
     elif report.items:
         from . import console
-        console.diagnostics(report.format_text())
+        if console.quiet():  # -q: the errors alone, and their tally
+            report = Report(items=list(report.errors))
+        if report.items:
+            console.diagnostics(report.format_text())
 
 
 def prepared(game: Path, layouts: Path | None, report: Report):

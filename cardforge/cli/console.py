@@ -67,6 +67,16 @@ def closed_pipes_dropped():
 # diagnostics, progress and failures go to stderr, as ruff and rustc do. With --format json, github
 # or sarif, stdout holds the machine-readable report alone, so the results move to stderr.
 _results_to_stderr = False
+_quiet = False  # -q: errors alone; no results, no warnings, no notes
+
+
+def be_quiet(on: bool) -> None:
+    global _quiet
+    _quiet = on
+
+
+def quiet() -> bool:
+    return _quiet
 
 
 def machine_readable_stdout(on: bool) -> None:
@@ -76,12 +86,16 @@ def machine_readable_stdout(on: bool) -> None:
 
 
 def result(text: str = "") -> None:
-    """A result line: what was written, found or listed."""
+    """A result line: what was written, found or listed (none with -q)."""
+    if _quiet:
+        return
     print(text, file=sys.stderr if _results_to_stderr else sys.stdout)
 
 
 def diagnostic(text: str) -> None:
-    """A line for the person watching: a failure, a warning, a note; never part of the results."""
+    """A line for the person watching: a hint, a note; never part of the results (none with -q)."""
+    if _quiet:
+        return
     print(text, file=sys.stderr)
 
 
