@@ -11,9 +11,17 @@ Where a paper holds fewer pieces, each with its own bleed, than another paper do
 ganged (trim edge to trim edge, one bleed round the block, cut lines between), as dense as that
 paper or denser: Letter's 6 poker cards become 9 (A4 keeps its 8 with a bleed each).
 
+Sections share paper: the decks of every section printed on the same stock (cards and tokens, on
+card stock: sheets.STOCK) are packed together, each section's full pages apart, and what is left
+over of each (the last hand of a deck, a strip of tokens) is stacked onto the same pages, so that
+a strip of tokens fills the empty rows of the last card sheet instead of a sheet of its own.  The
+blocks lie one above the other, across the page, with room between them: a guillotine or a
+scissors cut between two blocks cuts through no piece.
+
 Sidedness may mix: a piece without a back has blank paper behind it on a two-sided sheet (see
-sheets.py), so cutting it spoils nothing.  Gang-up and fold-over pieces are never stacked with
-another size (their marks and fold lines assume one grid on the page).
+sheets.py), so cutting it spoils nothing; a piece with a back has it behind it, on the other side
+of the same sheet.  Fold-over pieces are never stacked with another size (their fold lines assume
+one grid on the page); a ganged block is, with its cut lines inside it.
 """
 from __future__ import annotations
 
@@ -55,6 +63,11 @@ class PackedPage:
     def stacked(self) -> bool:
         return len(self.blocks) > 1
 
+    @property
+    def sections(self) -> list[str]:
+        """The sections whose pieces it holds, in the order of its blocks."""
+        return list(dict.fromkeys(card.deck.component for card, _ in self.items))
+
 
 @dataclass
 class _Stream:
@@ -66,8 +79,8 @@ class _Stream:
 
 
 def pack(decks: list, paper: str, mode: str, imposition: str, unplaceable) -> list[PackedPage]:
-    """Pages for the decks of one section.  `unplaceable(deck)` reports a deck whose pieces fit on
-    no page of this paper."""
+    """Pages for the decks of the sections printed on one stock (cards and tokens).  `unplaceable(deck)`
+    reports a deck whose pieces fit on no page of this paper."""
     streams: dict[tuple, _Stream] = {}
     for deck in decks:
         instances = [(card, copy) for card in deck.cards for copy in range(1, card.quantity + 1)]
@@ -86,10 +99,12 @@ def pack(decks: list, paper: str, mode: str, imposition: str, unplaceable) -> li
         if sheet is None:
             unplaceable(deck)
             continue
-        key = (round(deck.width, 3), round(deck.height, 3), round(deck.bleed, 3), round(deck.gap, 3), deck.shape,
-               deck_mode, gang)
+        # A section's decks flow into each other; another section's pieces of the same size do not
+        # (its full pages stay its own), only its leftovers share a page.
+        key = (deck.component, round(deck.width, 3), round(deck.height, 3), round(deck.bleed, 3), round(deck.gap, 3),
+               deck.shape, deck_mode, gang)
         if key not in streams:
-            streams[key] = _Stream(sheet, deck_mode, not gang and deck_mode != "fold", [])
+            streams[key] = _Stream(sheet, deck_mode, deck_mode != "fold", [])
         streams[key].items += instances
     pages: list[PackedPage] = []
     leftovers: list[_Stream] = []
@@ -233,15 +248,18 @@ def _stack(group: list[_Stream], page_w: float, page_h: float, fill: float = 1.0
     cursor = page_h - FOOTER_TOP  # the top of the free part of the current page
     for stream in group:
         proto = stream.sheet
-        margin = MIN_MARGIN if proto.bleed >= MIN_MARK + 0.5 * MM else SAFE_EDGE + MARK_OFFSET + MIN_MARK
-        probe = Sheet(page_w, page_h, proto.card_w, proto.card_h, proto.bleed, 1, 1, False, proto.gap)
-        cols = int((page_w - 2 * margin + proto.gap + 1e-6) // probe.cell_w)
-        if cols < 1 or probe.cell_h - proto.gap > page_h - 2 * FOOTER_TOP:
+        # Ganged cards keep one bleed round their block; other pieces a bleed (and gap) each, and a
+        # margin that holds their crop marks where the bleed cannot.
+        margin = MIN_MARGIN if proto.gang or proto.bleed >= MIN_MARK + 0.5 * MM else SAFE_EDGE + MARK_OFFSET + MIN_MARK
+        probe = Sheet(page_w, page_h, proto.card_w, proto.card_h, proto.bleed, 1, 1, False, proto.gap, proto.gang)
+        extra = 2 * proto.bleed if proto.gang else -proto.gap  # what a block adds to its cells
+        cols = int((page_w - 2 * margin - extra + 1e-6) // probe.cell_w)
+        if cols < 1 or probe.cell_h + extra > page_h - 2 * FOOTER_TOP:
             return None
         items = list(stream.items)
         while items:
             room = cursor - max(floor, FOOTER_TOP) - (BLOCK_GAP if pages[-1] else 0.0)
-            rows = int((room + proto.gap + 1e-6) // probe.cell_h)
+            rows = int((room - extra + 1e-6) // probe.cell_h)
             if rows < 1:
                 if not pages[-1]:
                     return None  # not one row fits on an empty page with this fill
@@ -252,7 +270,7 @@ def _stack(group: list[_Stream], page_w: float, page_h: float, fill: float = 1.0
             used_cols = min(cols, len(take))
             used_rows = math.ceil(len(take) / cols)
             sheet = Sheet(page_w, page_h, proto.card_w, proto.card_h, proto.bleed, used_cols, used_rows, False,
-                          proto.gap, floor=FOOTER_TOP)
+                          proto.gap, proto.gang, floor=FOOTER_TOP)
             top = cursor - (BLOCK_GAP if pages[-1] else 0.0)
             sheet = replace(sheet, origin=((page_w - sheet.block_w) / 2, top - sheet.block_h))
             pages[-1].append(Block(sheet, take, proto))
