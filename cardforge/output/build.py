@@ -155,7 +155,7 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
             if variant:
                 manifest.header.update(ink_saver=True)
             if name == "kit" and options.mode == "duplex":
-                manifest.header["sheets"] = lower_bound(prep, options.paper, pages)
+                manifest.header["sheets"] = lower_bound(prep, options.paper, pages, options.imposition == "gang")
             try:
                 if report.has_errors():
                     tmp.unlink(missing_ok=True)

@@ -1,0 +1,133 @@
+"""Tokens on the last card sheet (issue 45, "sheets used well"), read back from Bomber Boys' kits.
+
+Its cards and tokens are both printed on card stock.  Before, its tokens took a duplex sheet of
+their own, 90% empty (A4 page 25, Letter page 23), beside a card sheet half empty: 14 sheets on A4,
+13 on Letter.  Now the tokens fill the empty rows of the last card sheet.  What the printer and the
+player do is read from the PDF: a token without a back has blank paper behind it, a two-sided token
+has its own back behind it on the other side of the same sheet, and a guillotine cut across the
+sheet between the cards and the tokens cuts through no piece."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pdfplumber
+import pypdfium2
+import pytest
+
+from conftest import REPO, cardforge, text_in_box
+
+SHEETS = {"a4": 13, "letter": 12}  # 14 and 13 with a sheet of tokens of their own
+SHARED = {"a4": 21, "letter": 19}  # the front of the shared sheet
+
+
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("shared")
+    result = cardforge("build", REPO / "content" / "bomber-boys", "--out", out, cwd=REPO, timeout=600)
+    assert result.returncode == 0, result.stderr
+    return out / "bomber-boys"
+
+
+def _manifest(path: Path) -> dict:
+    return json.loads(path.with_suffix(".manifest.json").read_text("utf-8"))
+
+
+def _on(manifest: dict, page: int) -> dict[str, list[dict]]:
+    return {section: [r for r in manifest.get(section) or [] if r["page"] == page] for section in ("cards", "tokens")}
+
+
+def _behind(box: list[float], size: list[float]) -> list[float]:
+    """Where a piece's back lands on the back page of a long-edge duplex sheet: mirrored left-right
+    on a portrait page, top-bottom on a landscape one."""
+    x, y, w, h = box
+    width, height = size
+    return [width - x - w, y, w, h] if width < height else [x, height - y - h, w, h]
+
+
+@pytest.mark.parametrize("paper", sorted(SHEETS))
+def test_tokens_share_the_last_card_sheet_and_the_kit_needs_a_sheet_fewer(kits, paper):
+    manifest = _manifest(kits / f"bomber-boys-kit-{paper}.pdf")
+    pages = manifest["pages"]
+    assert len(pages) == 2 * SHEETS[paper]
+    assert not [p for p in pages if p["section"] == "tokens"], "no sheet of tokens alone"
+    front = SHARED[paper]
+    on = _on(manifest, front)
+    assert on["cards"] and on["tokens"], "cards and tokens on one page"
+    assert {r["deck"] for r in on["tokens"]} == {"focus-tokens", "damage-tokens"}
+    assert pages[front - 1]["sheet"] == {"kind": "two-sided", "side": "front"}
+    assert pages[front]["sheet"] == {"kind": "two-sided", "side": "back"}
+    # Every token is there: 4 focus tokens and 33 damage tokens, all on this sheet.
+    assert len([r for r in manifest["tokens"] if r["side"] == "front"]) == 37
+    assert {r["page"] for r in manifest["tokens"]} == {front, front + 1}
+
+
+@pytest.mark.parametrize("paper", sorted(SHEETS))
+def test_behind_a_token_is_its_own_back_or_blank_paper(kits, paper):
+    pdf_path = kits / f"bomber-boys-kit-{paper}.pdf"
+    manifest = _manifest(pdf_path)
+    front = SHARED[paper]
+    size = manifest["pages"][front - 1]["size"]
+    backs = {(r["card"], r["copy"]): r for r in manifest["tokens"] if r["side"] == "back"}
+    tokens = [r for r in _on(manifest, front)["tokens"]]
+    two_sided = [r for r in tokens if (r["card"], r["copy"]) in backs]
+    one_sided = [r for r in tokens if (r["card"], r["copy"]) not in backs]
+    assert len(two_sided) == 4 and len(one_sided) == 33
+    scale = 100 / 72
+    px = scale * 72 / 25.4  # pixels per mm
+    pdf = pypdfium2.PdfDocument(str(pdf_path))
+    try:
+        image = pdf[front].render(scale=scale, grayscale=True).to_pil()  # the back page
+    finally:
+        pdf.close()
+    with pdfplumber.open(pdf_path) as doc:
+        face, back = doc.pages[front - 1], doc.pages[front]
+        for record in two_sided:
+            behind = _behind(record["trim"], size)
+            words_front = text_in_box(face, record["trim"])
+            words_back = text_in_box(back, behind)
+            value = next(f["text"] for f in backs[(record["card"], record["copy"])]["frames"] if f["name"] == "value")
+            # The focus token's back (its other player count) is printed exactly behind it.
+            assert words_back.startswith("FOCUS") and value in words_back, (record["card"], words_back)
+            assert words_back != words_front, (record["card"], words_front)
+            assert backs[(record["card"], record["copy"])]["trim"] == pytest.approx(behind, abs=0.01)
+        for record in one_sided:
+            x, y, w, h = _behind([record["trim"][0] - record["bleed"], record["trim"][1] - record["bleed"],
+                                  record["trim"][2] + 2 * record["bleed"], record["trim"][3] + 2 * record["bleed"]], size)
+            assert text_in_box(back, [x, y, w, h]) == ""
+            left, top = round(x * px), round(image.height - (y + h) * px)
+            crop = image.crop((left, top, round(left + w * px), round(top + h * px)))
+            assert crop.getextrema()[0] >= 250, (record["card"], record["copy"], "ink behind a one-sided token")
+
+
+@pytest.mark.parametrize("paper", sorted(SHEETS))
+def test_a_cut_across_the_sheet_at_any_trim_edge_cuts_through_no_piece(kits, paper):
+    """The cards and the tokens lie in bands across the sheet: the player cuts the bands apart with
+    a guillotine or scissors first, then each band on its own crop marks."""
+    manifest = _manifest(kits / f"bomber-boys-kit-{paper}.pdf")
+    on = _on(manifest, SHARED[paper])
+    boxes = [r["trim"] for records in on.values() for r in records]
+    edges = {round(v, 3) for _, y, _, h in boxes for v in (y, y + h)}
+    for edge in edges:
+        crossed = [box for box in boxes if box[1] + 0.01 < edge < box[1] + box[3] - 0.01]
+        assert not crossed, (paper, edge, crossed[:2])
+
+
+@pytest.mark.parametrize("paper", sorted(SHEETS))
+def test_the_shared_sheet_is_in_both_component_pdfs_and_the_guide_points_at_it(kits, paper):
+    front = SHARED[paper]
+    for component in ("cards", "tokens"):
+        pdf = kits / f"bomber-boys-{component}-{paper}.pdf"
+        manifest = _manifest(pdf)
+        assert len(pypdfium2.PdfDocument(str(pdf))) == len(manifest["pages"])
+        own = {d for d in manifest["decks"]}
+        assert own == ({"focus-tokens", "damage-tokens"} if component == "tokens" else {"crew", "bombing-run", "missions"})
+        # Every piece of the component is in its PDF, the shared sheet's last.
+        assert [p["content"] for p in manifest["pages"]][-2:] == \
+            [p["content"] for p in _manifest(kits / f"bomber-boys-kit-{paper}.pdf")["pages"][front - 1:front + 1]]
+    assert len(_manifest(kits / f"bomber-boys-tokens-{paper}.pdf")["pages"]) == 2
+    with pdfplumber.open(kits / f"bomber-boys-kit-{paper}.pdf") as doc:
+        steps = " ".join(doc.pages[4].extract_text().split())
+        table = " ".join(doc.pages[1].extract_text().split())
+    assert f"Tokens (pages {front}-{front + 1}): 37 tokens" in steps, steps
+    assert "Cards, Tokens" in table, table
