@@ -40,6 +40,8 @@ class Block:
     sheet: Sheet  # the grid, placed on the page
     items: list[Item]
     full: Sheet | None = None  # the size's full-page plan (a stacked block alone on a page goes back to it)
+    beside: bool = False  # in the empty end of another block's last row: its marks stay round its own box
+    shared_row: bool = False  # a block lies beside its last row: marks only on each outer row's own edges
 
     def band(self) -> tuple[float, float]:
         """The part of the page the block's crop marks may use above and below it."""
@@ -246,6 +248,7 @@ def _stack(group: list[_Stream], page_w: float, page_h: float, fill: float = 1.0
     pages: list[list[Block]] = [[]]
     floor = page_h - FOOTER_TOP - fill * (page_h - 2 * FOOTER_TOP)  # pieces stay above it
     cursor = page_h - FOOTER_TOP  # the top of the free part of the current page
+    nook: tuple[Block, float, float, float, float] | None = None  # the free end of a last row: owner, x0, y0, x1, y1
     for stream in group:
         proto = stream.sheet
         # Ganged cards keep one bleed round their block; other pieces a bleed (and gap) each, and a
@@ -257,6 +260,18 @@ def _stack(group: list[_Stream], page_w: float, page_h: float, fill: float = 1.0
         if cols < 1 or probe.cell_h + extra > page_h - 2 * FOOTER_TOP:
             return None
         items = list(stream.items)
+        if nook is not None and items:  # first into the empty end of the last row above
+            owner, x0, y0, x1, y1 = nook
+            fit_cols = int((x1 - x0 - extra + 1e-6) // probe.cell_w)
+            fit_rows = int((y1 - y0 - extra + 1e-6) // probe.cell_h)
+            if fit_cols >= 1 and fit_rows >= 1:
+                take, items = items[:fit_cols * fit_rows], items[fit_cols * fit_rows:]
+                sheet = Sheet(page_w, page_h, proto.card_w, proto.card_h, proto.bleed, min(fit_cols, len(take)),
+                              math.ceil(len(take) / fit_cols), False, proto.gap, proto.gang, floor=FOOTER_TOP)
+                sheet = replace(sheet, origin=(x0 + (x1 - x0 - sheet.block_w) / 2, y0))
+                pages[-1].append(Block(sheet, take, proto, beside=True))
+                owner.shared_row = True
+                nook = None
         while items:
             room = cursor - max(floor, FOOTER_TOP) - (BLOCK_GAP if pages[-1] else 0.0)
             rows = int((room - extra + 1e-6) // probe.cell_h)
@@ -265,6 +280,7 @@ def _stack(group: list[_Stream], page_w: float, page_h: float, fill: float = 1.0
                     return None  # not one row fits on an empty page with this fill
                 pages.append([])
                 cursor = page_h - FOOTER_TOP
+                nook = None
                 continue
             take, items = items[:rows * cols], items[rows * cols:]
             used_cols = min(cols, len(take))
@@ -273,6 +289,24 @@ def _stack(group: list[_Stream], page_w: float, page_h: float, fill: float = 1.0
                           proto.gap, proto.gang, floor=FOOTER_TOP)
             top = cursor - (BLOCK_GAP if pages[-1] else 0.0)
             sheet = replace(sheet, origin=((page_w - sheet.block_w) / 2, top - sheet.block_h))
-            pages[-1].append(Block(sheet, take, proto))
+            block = Block(sheet, take, proto)
+            pages[-1].append(block)
             cursor = top - sheet.block_h
+            nook = _nook(block)
     return [blocks for blocks in pages if blocks]
+
+
+def _nook(block: Block) -> tuple[Block, float, float, float, float] | None:
+    """The empty end of a block's last row, where smaller pieces may go (x0, y0, x1, y1, in points):
+    BLOCK_GAP clear of the last piece, and half of it clear of the row above, so that every piece
+    keeps room round it for its crop marks, and a cut between the rows, then one between the last
+    piece and the pieces beside it, cuts through none of them."""
+    sheet = block.sheet
+    last = len(block.items) - (sheet.rows - 1) * sheet.cols  # pieces in the last row
+    if last >= sheet.cols:
+        return None
+    x, y = sheet.slot(len(block.items) - 1)
+    right = x + sheet.card_w + (sheet.piece_bleed if not sheet.gang else 0.0)
+    row_top = y + sheet.card_h + sheet.piece_bleed
+    top = row_top - BLOCK_GAP / 2 if sheet.rows > 1 else row_top
+    return block, right + BLOCK_GAP, sheet.grid_y, sheet.grid_x + sheet.block_w, top

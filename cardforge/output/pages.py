@@ -96,11 +96,13 @@ def _deck_page(packed: PackedPage, side: str, options: PrintOptions):
             if sheet.gang:
                 draw_cut_lines(writer.canvas, sheet, trims)
             band = _band(sheet, trims) if packed.stacked else None
+            across = _across(sheet, trims) if block.beside else None
             footer_left = sheet.floor == 0 and not packed.stacked
             # The same marks on every sheet of a deck: written out once per document.
             missing = written_once(writer.canvas, writer.written, ("crop marks", sheet, tuple(map(tuple, trims)),
-                                                                   footer_left, band),
-                                   lambda: draw_crop_marks(writer.canvas, sheet, trims, footer_left, band))
+                                                                   footer_left, band, across, block.shared_row),
+                                   lambda: draw_crop_marks(writer.canvas, sheet, trims, footer_left, band, across,
+                                                           block.shared_row))
             if missing:
                 writer.report.warning("W-MARKS", f"{deck.name} on {options.paper.upper()}: no room for crop marks "
                                       f"on the cut lines at {', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''}",
@@ -137,6 +139,16 @@ def _band(sheet: Sheet, trims: list) -> tuple[float, float] | None:
     bottom = min(y for _, y, _, _ in trims) - sheet.bleed
     top = max(y + h for _, y, _, h in trims) + sheet.bleed
     return bottom - BLOCK_GAP / 2, top + BLOCK_GAP / 2
+
+
+def _across(sheet: Sheet, trims: list) -> tuple[float, float] | None:
+    """Where the marks of a block beside the end of another block's last row may go left and right of
+    it: half the gap to that row's last piece (on a back page, round the mirrored block)."""
+    if not trims:
+        return None
+    left = min(x for x, _, _, _ in trims) - sheet.bleed
+    right = max(x + w for x, _, w, _ in trims) + sheet.bleed
+    return left - BLOCK_GAP / 2, right + BLOCK_GAP / 2
 
 
 def _face(writer: Writer, sheet: Sheet, section: str, layout, card, side: str, copy: int, x: float, y: float,
