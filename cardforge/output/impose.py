@@ -233,7 +233,8 @@ def draw_crop_marks(canvas, sheet: Sheet, trims: list[tuple[float, float, float,
 
 
 def draw_cut_lines(canvas, sheet: Sheet, trims: list[tuple[float, float, float, float]]) -> None:
-    """Gang-up: thin lines on the cut edges that neighbouring cards share, across the block."""
+    """Gang-up: thin lines on the cut edges that neighbouring cards share, across the block (along the
+    pieces that have them)."""
     if not trims:
         return
     left = min(x for x, _, _, _ in trims)
@@ -247,11 +248,19 @@ def draw_cut_lines(canvas, sheet: Sheet, trims: list[tuple[float, float, float, 
     c.setLineWidth(0.25)
     c.setStrokeColorRGB(0.5, 0.5, 0.5)
     c.setDash([1.5, 1.5])
-    b = sheet.bleed  # through the outer bleed, but never within SAFE_EDGE of the paper's edge
+    b, eps = sheet.bleed, 0.01  # through the outer bleed, but never within SAFE_EDGE of the paper's edge
+    # Each line runs along the pieces that have that edge only: past the end of a partial last row
+    # lie other pieces (pack.py), which a line across the whole block would lead a cut through.
     for x in inner_x:
-        c.line(x, max(bottom - b, SAFE_EDGE), x, min(top + b, sheet.page_h - SAFE_EDGE))
+        along = [(y, y + h) for tx, y, tw, h in trims if abs(tx - x) < eps or abs(tx + tw - x) < eps]
+        low, high = min(y for y, _ in along), max(y for _, y in along)
+        low, high = low - b if low <= bottom + eps else low, high + b if high >= top - eps else high
+        c.line(x, max(low, SAFE_EDGE), x, min(high, sheet.page_h - SAFE_EDGE))
     for y in inner_y:
-        c.line(max(left - b, SAFE_EDGE), y, min(right + b, sheet.page_w - SAFE_EDGE), y)
+        along = [(x, x + w) for x, ty, w, th in trims if abs(ty - y) < eps or abs(ty + th - y) < eps]
+        low, high = min(x for x, _ in along), max(x for _, x in along)
+        low, high = low - b if low <= left + eps else low, high + b if high >= right - eps else high
+        c.line(max(low, SAFE_EDGE), y, min(high, sheet.page_w - SAFE_EDGE), y)
     c.restoreState()
 
 
