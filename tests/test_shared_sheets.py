@@ -15,7 +15,7 @@ import pdfplumber
 import pypdfium2
 import pytest
 
-from conftest import REPO, cardforge, text_in_box
+from conftest import MM as MM_PT, REPO, cardforge, text_in_box
 
 SHEETS = {"a4": 13, "letter": 12}  # 14 and 13 with a sheet of tokens of their own
 SHARED = {"a4": 21, "letter": 19}  # the front of the shared sheet
@@ -147,3 +147,39 @@ def test_the_shared_sheet_is_in_both_component_pdfs_and_the_guide_points_at_it(k
         table = " ".join(doc.pages[1].extract_text().split())
     assert f"Tokens (pages {front}-{front + 1}): 37 tokens" in steps, steps
     assert "Cards, Tokens" in table, table
+
+
+@pytest.fixture(scope="module")
+def iron_rain_letter(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("iron-rain")
+    result = cardforge("build", REPO / "content" / "iron-rain", "--paper", "letter", "--out", out, cwd=REPO,
+                       timeout=600)
+    assert result.returncode == 0, result.stderr
+    return out / "iron-rain" / "iron-rain-kit-letter.pdf"
+
+
+def test_markers_in_the_end_of_a_ganged_row_get_no_cut_line_or_crop_mark_through_them(iron_rain_letter):
+    """Iron Rain's Letter cards are ganged (trim to trim, dashed cut lines between them); its last
+    Homeland sheet has one card in its last row and the victory point and bomb markers beside it.
+    No dashed cut line of the cards and no crop mark runs over a marker, on either side."""
+    manifest = _manifest(iron_rain_letter)
+    front = 57
+    assert [p["content"] for p in manifest["pages"][front - 1:front + 1]] == [
+        "Homeland deck, Victory point and bomb markers (double-sided), fronts",
+        "Homeland deck, Victory point and bomb markers (double-sided), backs"]
+    assert len(manifest["pages"]) == 68  # 35 sheets before, the markers on one of their own
+    with pdfplumber.open(iron_rain_letter) as doc:
+        for page in (front, front + 1):
+            markers = [r["trim"] for r in manifest["tokens"] if r["page"] == page]
+            assert len(markers) == 10
+            pdf_page = doc.pages[page - 1]
+            marks = [ln for ln in pdf_page.lines if ln["linewidth"] in (0.25, 0.3)
+                     and tuple(ln.get("stroking_color") or ()) not in ((1,), (1.0,), (1, 1, 1))]
+            cuts = [ln for ln in marks if ln["linewidth"] == 0.25]
+            assert cuts, "the ganged cards' cut lines are read"
+            for ln in marks:
+                x0, x1 = sorted((ln["x0"] / MM_PT, ln["x1"] / MM_PT))
+                y0, y1 = sorted(((pdf_page.height - ln["top"]) / MM_PT, (pdf_page.height - ln["bottom"]) / MM_PT))
+                for x, y, w, h in markers:
+                    assert not (x0 < x + w - 0.1 and x1 > x + 0.1 and y0 < y + h - 0.1 and y1 > y + 0.1), \
+                        (page, (x0, y0, x1, y1), (x, y, w, h))
