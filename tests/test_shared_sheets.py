@@ -165,8 +165,8 @@ def test_markers_in_the_end_of_a_ganged_row_get_no_cut_line_or_crop_mark_through
     manifest = _manifest(iron_rain_letter)
     front = 57
     assert [p["content"] for p in manifest["pages"][front - 1:front + 1]] == [
-        "Homeland deck, Victory point and bomb markers (double-sided), fronts",
-        "Homeland deck, Victory point and bomb markers (double-sided), backs"]
+        "Homeland deck, Victory point and bomb markers, fronts",
+        "Homeland deck, Victory point and bomb markers, backs"]
     assert len(manifest["pages"]) == 68  # 35 sheets before, the markers on one of their own
     with pdfplumber.open(iron_rain_letter) as doc:
         for page in (front, front + 1):

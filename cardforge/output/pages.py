@@ -3,6 +3,7 @@
 A planned Page holds a `draw(writer, number)` callback; the Writer (pdf.py) runs it."""
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Callable
 
 from ..diagnostics import Report
@@ -48,7 +49,9 @@ def plan_decks(prep: Prepared, sections: tuple[str, ...], options: PrintOptions,
         section, shares = on[0], tuple(on[1:])
         has_backs = any(card.back for card, _ in packed.items)
         deck_mode = packed.mode
-        decks_named = ", ".join(names)
+        # A sheet shared by sections names its decks without their notes ("(double-sided)"): the footer
+        # holds them at 6 pt.
+        decks_named = ", ".join(re.sub(r"\s*\([^)]*\)", "", name) for name in names) if shares else ", ".join(names)
         label = tr("{decks}, fold-over", decks=decks_named) if deck_mode == "fold" else \
             tr("{decks}, fronts", decks=decks_named)
         duplex = has_backs and deck_mode == "duplex"
