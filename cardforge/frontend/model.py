@@ -392,7 +392,7 @@ def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_i
         return
     if game.overlay is not None:
         from ..layout.markup import dialect_for  # the deck's symbols, for the translations' icon parity
-        game.overlay.use_deck(mapping.id_from or "id", dialect_for(data, deck_data, pointer))
+        game.overlay.use_deck(mapping.id_from or "id", dialect_for(data, deck_data, pointer), root / "icons")
     published = set_schema.property_names() if set_schema is not None else []
     deck.declared = list(dict.fromkeys(list(fields) + [mapping.rename.get(n, n) for n in published
                                                        if n not in mapping.drop] + mapping.targets()))
