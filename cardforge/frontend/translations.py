@@ -91,6 +91,7 @@ class Overlay:
     _index: dict[str, dict[str, OverlayRecord]] = field(default_factory=dict)
 
     icons: set[str] | None = None  # the icons of the game's icons/ folder, when its markup names symbols
+    source_icons: set[str] = field(default_factory=set)  # the icons the translated fields' source texts draw
 
     def use_deck(self, key_field: str, dialect, icons_folder: Path | None = None) -> None:
         """Before a deck's cards are translated: the field naming them, and the deck's markup."""
@@ -320,6 +321,10 @@ def _check_texts(merge: _Merge, overlay: Overlay, report: Report) -> None:
     doc = merge.record.doc
     for pointer, source, text in merge.texts:
         at = doc.pos(pointer)
+        # what the source kit draws is used, whether or not a translation writes it (NetrunnerDB's
+        # [interrupt]: no translation has it, and deleting its icon would break the source kit)
+        overlay.source_icons.update(name.lower().replace("_", "-") for name in
+                                    symbols(source, overlay.syntaxes, overlay.aliases, overlay.marks))
         want, got = Counter(symbols(source, overlay.syntaxes, overlay.aliases, overlay.marks)), \
             Counter(symbols(text, overlay.syntaxes, overlay.aliases, overlay.marks))
         if want != got and not (overlay.unknown_symbols(source) or overlay.unknown_symbols(text)):
