@@ -232,6 +232,9 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None,
         game.lang, game.overlay = lang, load_overlay(root, data, doc, lang, report, safe_path, game.documents)
         if game.overlay is None:
             raise ContentError(report)
+    elif data.get("languages"):
+        from .translations import check_overlay_syntax
+        check_overlay_syntax(root, data, report, safe_path)
     game.version_mark = load_version_mark(data, doc, min_type, report)
     game.tables = load_tables(root, doc, report, game.documents, safe_path, checked=valid)
     if game.overlay is not None:  # a translation's table rows (the reference sheet's text)

@@ -144,18 +144,7 @@ def load_overlay(root: Path, game_data: dict, game_doc: Document, lang: str, rep
         report.error("E-MISSING-FILE", f"no folder '{known[lang]}' for the translations of '{lang}'", at,
                      help=f"create it (`cardforge translate update GAME {lang}` writes a skeleton)")
         return None
-    shown = Path(root) / known[lang]  # as the user named it, for the diagnostics' paths
-    chosen = _chosen_files(game_data, lang)
-    found = sorted(p for p in shown.rglob("*") if p.is_file() and p.suffix.lower() in CARD_SUFFIXES)
-    if chosen is not None:
-        patterns, pointer = chosen
-        for i, pattern in enumerate(patterns):
-            if not any(fnmatch.fnmatchcase(p.relative_to(shown).as_posix(), pattern) for p in found):
-                report.warning("W-IGNORE", f"'{pattern}' matches no overlay file of '{known[lang]}'",
-                               game_doc.pos(f"{pointer}/files/{i}"), help="correct the pattern, or remove it")
-        found = [p for p in found if p.name in (STRINGS_FILE, TABLES_FILE) or any(
-            fnmatch.fnmatchcase(p.relative_to(shown).as_posix(), pattern) for pattern in patterns)]
-    for path in found:
+    for path in overlay_files(root, game_data, lang, game_doc, report):
         if safe_path(root, path.relative_to(root).as_posix()) is None:
             continue  # a link out of the game folder is not read
         doc = load_yaml(path, report)
@@ -176,6 +165,36 @@ def load_overlay(root: Path, game_data: dict, game_doc: Document, lang: str, rep
         found = records(doc, False, report) if doc.data not in ({}, None) else []
         overlay.records += [OverlayRecord(r.data, r.doc, r.pointer) for r in found or []]
     return overlay
+
+
+def overlay_files(root: Path, game_data: dict, lang: str, game_doc: Document | None, report: Report) -> list[Path]:
+    """The overlay files of a language's folder (as its `files:` choose them), as the user names
+    them; a pattern that matches none is a warning (with `game_doc`)."""
+    shown = Path(root) / languages(game_data)[lang]  # as the user named it, for the diagnostics' paths
+    found = sorted(p for p in shown.rglob("*") if p.is_file() and p.suffix.lower() in CARD_SUFFIXES)
+    chosen = _chosen_files(game_data, lang)
+    if chosen is not None:
+        patterns, pointer = chosen
+        for i, pattern in enumerate(patterns):
+            if game_doc is not None and not any(fnmatch.fnmatchcase(p.relative_to(shown).as_posix(), pattern)
+                                                for p in found):
+                report.warning("W-IGNORE", f"'{pattern}' matches no overlay file of '{languages(game_data)[lang]}'",
+                               game_doc.pos(f"{pointer}/files/{i}"), help="correct the pattern, or remove it")
+        found = [p for p in found if p.name in (STRINGS_FILE, TABLES_FILE) or any(
+            fnmatch.fnmatchcase(p.relative_to(shown).as_posix(), pattern) for pattern in patterns)]
+    return found
+
+
+def check_overlay_syntax(root: Path, game_data: dict, report: Report, safe_path) -> None:
+    """Every check reads every language's overlay files for their syntax (a broken file fails
+    `check`, not the first build of that language); what they say is checked with `--lang`."""
+    for lang, folder in languages(game_data).items():
+        inside = safe_path(root, folder)
+        if inside is None or not inside.is_dir():
+            continue  # `check --lang` says so, at the languages: line
+        for path in overlay_files(root, game_data, lang, None, report):
+            if safe_path(root, path.relative_to(root).as_posix()) is not None:
+                load_yaml(path, report)
 
 
 class OverlaidDocument(Document):
