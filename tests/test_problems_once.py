@@ -181,3 +181,15 @@ def test_a_schema_of_a_whole_pack_without_its_items_pointer_is_one_error_at_the_
     assert "= help: point at the schema of one card: 'schema: schema/card_schema.json#/items'" in err
     edit(game / "game.yaml", "schema/card_schema.json", "schema/card_schema.json#/items")
     assert check(game, capsys, monkeypatch)[:2] == (0, [])
+
+
+def test_icon_parity_still_speaks_where_a_mark_writes_brackets(tmp_path, capsys, monkeypatch):
+    # NetrunnerDB writes Trace[3]: a mark, not a symbol, so parity is not silenced as "unknown symbol".
+    game = make_game(tmp_path, game_yaml=MARKUP_GAME.replace("{symbols: '[name]', icons: {free: fast}}",
+                                                             "{preset: netrunnerdb, icons: {free: fast}}"),
+                     cards_yaml=MARKUP_CARDS.replace("Plain [fast].", "Trace[3] plain."),
+                     files={**MARKUP_OVERLAYS, "tr/de/cards.yaml": 'cards:\n  - {id: alpha, text: "Handle [free]: ziehe."}\n'
+                            '  - {id: beta, text: "Spur[3] [fast] schlicht."}\n', "icons/fast.svg": STAR})
+    code, found, _ = check(game, capsys, monkeypatch, "--lang", "de")
+    assert [line for line in found if "W-ICON-PARITY" in line] == [
+        "tiny/tr/de/cards.yaml:3:22: warning[W-ICON-PARITY]: the translation's icons differ from the source's: extra fast"]

@@ -107,7 +107,7 @@ class Overlay:
         icon that does not exist): the markup reports it, once; icon parity would only echo it."""
         if self.icons is None:
             return False
-        named = symbols(text, self.syntaxes, self.aliases)
+        named = symbols(text, self.syntaxes, self.aliases, self.marks)
         return any(name not in self.icons and name.lower().replace("_", "-") not in self.icons for name in named)
 
     def find(self, key_field: str, key: str, report: Report) -> OverlayRecord | None:
