@@ -1,13 +1,17 @@
 """The documentation site (docs/, mkdocs.yml): it builds in strict mode, and its examples work.
 
-Every YAML block of a page starts with a comment saying what it is (a block in another language,
-JSON or SVG, is a file of the example when an HTML comment `<!-- file: PATH -->` stands before it):
-- `# file: PATH`: a whole file of the page's example game; the page's files are written into a
-  game folder and `cardforge check` must pass on it (with `--strict`: no warning either);
-- `# fragment: KIND`: a piece of a file of that kind (cards, game, layout, rules, force), which
-  must be valid YAML and valid against that kind's schema where it is whole;
+Every YAML block of a page starts with a comment saying what it is, so that a reader who pastes it
+knows whether it is a whole file or a part of one (a block in another language, JSON or SVG, is a
+file of the example when an HTML comment `<!-- whole file: PATH -->` stands before it):
+- `# whole file: PATH` (or `# file: PATH`): a whole file of the page's example game; the page's
+  files are written into a game folder and `cardforge check` must pass on it (with `--strict`: no
+  warning either). Getting started, the tutorials and the recipes are run step by step instead
+  (tests/test_docs_walkthrough.py), where `# add to PATH` adds a block to the end of a file;
+- `# part of KIND (not the whole file)` (or `# fragment: KIND`): a piece of a file of that kind
+  (game.yaml, a card file, a layout, rules.yaml, a force list), which must be valid YAML and valid
+  against that kind's schema where it is whole;
 - `# excerpt: WHAT`: a file that is not cardforge's content (a test suite's format): valid YAML.
-A block with neither fails the test, so no example goes unchecked.
+A block with none of these fails the test, so no example goes unchecked.
 """
 from __future__ import annotations
 
@@ -20,13 +24,17 @@ from pathlib import Path
 import pytest
 import yaml
 
+from cardforge import walkthrough
 from conftest import REPO
 
 DOCS = REPO / "docs"
 BLOCK = re.compile(r"^```yaml\n(?P<body>.*?)^```", re.S | re.M)
-OTHER = re.compile(r"^<!-- file: (?P<what>\S+) -->\n```[a-z]*\n(?P<body>.*?)^```", re.S | re.M)
-MARK = re.compile(r"^# (?P<kind>file|fragment|excerpt): (?P<what>\S+)")
+OTHER = re.compile(r"^<!-- (?:whole )?file: (?P<what>\S+) -->\n```[a-z]*\n(?P<body>.*?)^```", re.S | re.M)
+MARK = re.compile(r"^# (?:(?P<kind>file|fragment|excerpt): (?P<what>\S+)|whole (?P<whole>file): (?P<path>\S+)"
+                  r"|(?P<add>add) to (?P<target>\S+)|part of (?:an? )?(?P<part>[a-z. ]+?) \(not the whole file\))")
+PARTS = {"game.yaml": "game", "card file": "cards", "layout": "layout", "rules.yaml": "rules", "force list": "force"}
 PAGES = sorted(DOCS.rglob("*.md"))
+WALKTHROUGHS = set(walkthrough.walkthrough_pages(DOCS))  # run step by step instead
 
 
 def _blocks(page: Path) -> list[tuple[str, str, str]]:
@@ -34,7 +42,18 @@ def _blocks(page: Path) -> list[tuple[str, str, str]]:
     for match in BLOCK.finditer(page.read_text("utf-8")):
         body = match["body"]
         mark = MARK.match(body)
-        assert mark, f"{page.relative_to(REPO)}: a yaml block without '# file:', '# fragment:' or '# excerpt:': {body[:60]!r}"
+        assert mark, (f"{page.relative_to(REPO)}: a yaml block that does not say '# whole file: PATH', '# add to PATH', "
+                      f"'# part of KIND (not the whole file)' or '# excerpt: WHAT': {body[:60]!r}")
+        if mark["part"]:
+            assert mark["part"] in PARTS, f"{page.relative_to(REPO)}: part of what? {mark['part']!r} ({', '.join(PARTS)})"
+            out.append(("fragment", PARTS[mark["part"]], body))
+            continue
+        if mark["whole"]:
+            out.append(("file", mark["path"], body))
+            continue
+        if mark["add"]:
+            out.append(("add", mark["target"], body))
+            continue
         if mark["kind"] == "excerpt":
             yaml.safe_load(body)
         out.append((mark["kind"], mark["what"], body))
@@ -51,10 +70,21 @@ def test_the_site_builds_in_strict_mode(tmp_path):
                  "tutorials/card-game/index.html", "architecture/index.html"):
         assert (tmp_path / "site" / page).is_file(), page
     codes = (tmp_path / "site" / "reference" / "diagnostics" / "index.html").read_text("utf-8")
-    assert "E-SCHEMA" in codes and "E-VERSION-MARK" in codes  # read from the source, not typed
+    assert "E-SCHEMA" in codes and "E-VERSION-MARK" in codes
+    # Getting started, every tutorial and the recipes show at least one picture that cardforge drew while the
+    # site was built (docs/hooks.py): a PNG in the site, not a file of docs/.
+    for page in sorted(WALKTHROUGHS):
+        rel = page.relative_to(DOCS).with_suffix("")
+        html_page = tmp_path / "site" / rel / "index.html"
+        sources = re.findall(r'<img[^>]* src="([^"]*pictures/[^"]+\.png)"', html_page.read_text("utf-8"))
+        assert sources, f"{rel}: no picture rendered by cardforge"
+        for src in sources:
+            picture = (html_page.parent / src).resolve()
+            assert picture.is_file() and picture.read_bytes()[:4] == b"\x89PNG", f"{rel}: {src}"
+            assert not (DOCS / picture.relative_to((tmp_path / "site").resolve())).exists(), "drawn, not committed"
 
 
-@pytest.mark.parametrize("page", [p for p in PAGES if any(k == "file" for k, _, _ in _blocks(p))],
+@pytest.mark.parametrize("page", [p for p in PAGES if p not in WALKTHROUGHS and any(k == "file" for k, _, _ in _blocks(p))],
                          ids=lambda p: p.relative_to(DOCS).as_posix())
 def test_a_pages_example_game_checks_clean(page, tmp_path):
     game = tmp_path / "content" / page.stem

@@ -6,6 +6,9 @@ duplex backs, the text inside each card, fonts, and byte-for-byte reproducibilit
 """
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections import Counter, defaultdict
 
 import pdfplumber
@@ -369,6 +372,22 @@ def test_same_input_gives_byte_identical_output(bomber):
     assert names == sorted(p.name for p in second.iterdir())
     assert "bomber-boys-cards-a4.pdf" in names and "bomber-boys-cards-letter.pdf" in names
     differ = [n for n in names if (first / n).read_bytes() != (second / n).read_bytes()]
+    assert differ == []
+
+
+def test_a_build_from_a_warm_cache_is_byte_identical_to_one_from_an_empty_cache(tmp_path):
+    """Each build is its own process, as a designer's are: the first parses the icons (importing
+    svglib, whose version 1.5 patched reportlab's fills to non-zero for the whole process), the
+    second takes them from the cache and never imports it.  The guide's arrows came out `f` in one
+    and `f*` in the other, so `watch` rewrote a PDF after a failed build."""
+    env = {**os.environ, "CARDFORGE_CACHE": str(tmp_path / "cache")}
+    for run in ("cold", "warm"):
+        done = subprocess.run([sys.executable, "-m", "cardforge", "build", str(BOMBER), "--paper", "a4",
+                               "--out", str(tmp_path / run)], env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    cold = sorted((tmp_path / "cold" / "bomber-boys").glob("*.pdf"))
+    assert len(cold) == 6
+    differ = [p.name for p in cold if p.read_bytes() != (tmp_path / "warm" / "bomber-boys" / p.name).read_bytes()]
     assert differ == []
 
 

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reportlab.pdfgen.canvas import Canvas
+# Our fills name their rule: svglib 1.5 patches Canvas.drawPath to fill non-zero once it is
+# imported, so the rule would follow whether an icon was parsed in this build or came from the cache.
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 
 from ..layout.fonts import builtin_fonts
 from ..units import MM, PAPER_SIZES
@@ -228,7 +230,7 @@ def _flip_pair(c, fonts, font: str, x: float, y: float, width: float, height: fl
     p.lineTo(mx + 3.2 * MM, base + ph / 2 + 5.6 * MM)
     p.lineTo(mx + 3.0 * MM, base + ph / 2 + 3.0 * MM)
     p.close()
-    c.drawPath(p, stroke=0, fill=1)
+    c.drawPath(p, stroke=0, fill=1, fillMode=FILL_EVEN_ODD)
     c.setFillColorRGB(*INK)
     how = (tr("turn it like a book's page: the back's top stays at the top") if about_vertical else
            tr("turn it top over bottom: the back is upside down to the front"))
@@ -253,7 +255,7 @@ def _top_arrow(c, x: float, y: float, length: float, upside_down: bool) -> None:
     p.lineTo(x - 1.8 * MM, y1 - sign * 3 * MM)
     p.lineTo(x + 1.8 * MM, y1 - sign * 3 * MM)
     p.close()
-    c.drawPath(p, stroke=0, fill=1)
+    c.drawPath(p, stroke=0, fill=1, fillMode=FILL_EVEN_ODD)
 
 
 def _scale_bar(c: Canvas, font: str, w: float) -> None:

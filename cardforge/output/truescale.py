@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+# Fills name their rule (see calibrate.py: svglib 1.5 patches Canvas.drawPath).
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD
 
 from ..frontend.pieces import CUT_RGB, DIRECTIONS, TemplatePiece, wedge_box
 from ..units import MM, length, mm
@@ -142,7 +144,7 @@ def draw_item(writer: "Writer", item: Item, page: int) -> None:
     else:
         path.rect(x, y, w, h)
     if fill:
-        c.drawPath(path, stroke=0, fill=1)
+        c.drawPath(path, stroke=0, fill=1, fillMode=FILL_EVEN_ODD)
     c.setFillColorRGB(0.15, 0.15, 0.15)
     inner = {"grid": _grid, "strip": _strip, "ruler": _ruler, "rose": _rose, "wedge": _wedge,
              "circle": _centre, "rect": _plain}.get(shape)
@@ -314,7 +316,7 @@ def _ruler(c, item: Item) -> None:
             path.lineTo(px - 1.2 * MM, top - 8.8 * MM)
             path.lineTo(px + 1.2 * MM, top - 8.8 * MM)
             path.close()
-            c.drawPath(path, stroke=0, fill=1)
+            c.drawPath(path, stroke=0, fill=1, fillMode=FILL_EVEN_ODD)
     _joins(c, item)
     _name(c, item, item.x + item.width / 2, item.y + item.height * 0.52, item.width / 3)
 

@@ -24,12 +24,13 @@ class ShapeFrames:
     @staticmethod
     def _write_shape(frame, c, fill, stroke, x, y, w, h) -> None:
         c.saveState()
-        if "opacity" in frame.props:
-            c.setFillAlpha(frame.props["opacity"])
+        # The shape's opacity multiplies its colours' own alpha; it is set with each colour, since
+        # reportlab's setFillColor sets the colour's alpha (1 for an opaque one) over an earlier one.
+        opacity = float(frame.props.get("opacity", 1))
         if fill is not None:
-            c.setFillColor(fill)
+            c.setFillColor(fill, alpha=opacity * getattr(fill, "alpha", 1) if opacity < 1 else None)
         if stroke is not None:
-            c.setStrokeColor(stroke)
+            c.setStrokeColor(stroke, alpha=opacity * getattr(stroke, "alpha", 1) if opacity < 1 else None)
             c.setLineWidth(_length(frame.props.get("stroke_width", "0.5pt")))
             if frame.props.get("dash"):
                 c.setDash(frame.props["dash"])
