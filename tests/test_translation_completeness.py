@@ -123,3 +123,13 @@ def test_broken_yaml_in_a_translation_fails_check_without_lang(tmp_path, capsys,
     assert run(game, capsys, monkeypatch, "check", game.name)[0] == 0
     code, _, err = run(game, capsys, monkeypatch, "check", game.name, "--lang", "de")
     assert code == 1 and "'gamma' names no card of the game" in err
+
+
+def test_numbers_symbols_markup_and_codes_are_no_words_to_translate():
+    from cardforge.frontend.coverage import has_words
+    # NetrunnerDB's +1[mu], ArkhamDB's resolution pointer and deck requirements, a path in a flavor
+    for value in ("+1[mu]", "<b>(→R2)</b>", "size:30, card:01006:98005:90030, random:subtype:basicweakness",
+                  ":star: :coin:", ".//run/hunter-tr/return=true\nc", "", 3):
+        assert not has_words(value), value
+    for value in ("Hunter.", "<b>Spawn</b> - Attic.", "Whrrrrr!", "Draw 1 card :star: now.", ["x", "Fight."]):
+        assert has_words(value), value

@@ -30,7 +30,8 @@ from .translations import SOURCE_KEY, Overlay, OverlayRecord, languages, load_ov
 
 NOT_TEXT = ("art", "image", "icon", "note", "id", "color", "colour", "illustrator", "artist")
 NAME_FIELDS = ("name", "title", "subname", "subtitle", "back_name", "traits", "keywords", "slot")  # names and terms
-_MARKUP = re.compile(r"<[^<>]*>|(?<!\[)\[[A-Za-z0-9_-]+\](?!\])|\{[A-Za-z0-9_-]+\}|:[a-z][a-z0-9-]*:")
+_MARKUP = re.compile(r"<[^<>]*>|(?<!\[)\[[A-Za-z0-9_-]+\](?!\])|\{[A-Za-z0-9_-]+\}")
+_ICON_TOKEN = re.compile(r"^\W*:[a-z][a-z0-9-]*:\W*$")  # cardforge's own :icon:
 _CODE_VALUE = re.compile(r"^[a-z0-9][a-z0-9_.:/-]*$")
 _CODE_TOKEN = re.compile(r"[\d/=_@#]|\w[.:]\w")  # a token with a digit, a path or an identifier in it
 
@@ -102,7 +103,7 @@ def has_words(value: Any) -> bool:
     if not isinstance(value, str):
         return False
     for token in _MARKUP.sub(" ", value).split():
-        if not _CODE_TOKEN.search(token) and sum(ch.isalpha() for ch in token) >= 2:
+        if not _CODE_TOKEN.search(token) and not _ICON_TOKEN.match(token) and sum(ch.isalpha() for ch in token) >= 2:
             return True
     return False
 
