@@ -8,6 +8,7 @@ missing images) instead of drawing them wrong.
 """
 from __future__ import annotations
 
+import difflib
 from collections import OrderedDict
 from functools import partial
 from typing import Any, TYPE_CHECKING
@@ -88,7 +89,7 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         self._shape_code: dict[tuple, tuple] = {}  # render/shapes.py
         self._game_data = game.template_data()
         self._boards = {board.id: board.data for board in game.boards}  # every board's data, by id
-        self._reported: set[tuple] = set()  # copies of a card share their problems: report once
+        self._reported: dict[tuple, Any] = {}  # copies of a card share their problems: report once
         self._piece, self._face_ctx = None, None  # the face being evaluated, and its context
         self._deck_sizes: dict[tuple, float] = {}  # fit: deck, per frame and deck
         self.outline = False  # --outline: frame boxes, safe zone, trim and bleed over each face (render/outline.py)
@@ -267,6 +268,8 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
     def _frame_error(self, exc: RenderError, frame: Frame, layout: Layout, piece: Piece, side: str) -> None:
         """A frame's error: once at the layout when it is the layout's own mistake, else once per
         frame of the piece's face, at the piece (or at the field its text comes from)."""
+        if exc.at is None:  # a string table's text is the translation's; a layout's literal, the layout's
+            exc.at = (self._translated_at(frame) if exc.code == "E-GLYPH" else None) or _literal_cause(frame, exc)
         if exc.at is not None:  # the layout's own mistake: once, at the layout, for every card
             self._say(("at", AT, exc.message), "error", exc.code,
                       f"frame '{frame.name}' of layout '{layout.name}', {exc.message}", exc.at, exc.help)
@@ -312,10 +315,12 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         else:
             position = at
         key = tuple((str(position.path), position.line, position.col) if part == AT else part for part in once)
-        if key not in self._reported:
-            self._reported.add(key)
-            (self.report.error if severity == "error" else self.report.warning)(code, message, position, help=help,
-                                                                                card=card, side=side)
+        diag = self._reported.get(key)
+        if diag is None:
+            diag = self._reported[key] = (self.report.error if severity == "error" else self.report.warning)(
+                code, message, position, help=help, card=card, side=side)
+        if once[:1] == ("at",) and self._piece is not None:  # a layout's mistake: the pieces it shows on
+            diag.affecting({("board" if isinstance(self._piece, Board) else "card", self._piece.id)})
 
     def _say_again(self, said: Any) -> bool:
         """Report again what a face measured earlier said; False for an entry that is not one."""
@@ -406,8 +411,10 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
                 except ValueError:
                     raise RenderError("E-COLOR", f"'{value}' is not a colour") from None
             else:
+                guess = difflib.get_close_matches(text, [*layout.colors, *BASIC_COLORS], n=1, cutoff=0.6)
                 raise RenderError("E-COLOR", f"unknown colour '{value}'",
-                                  help="use '#rrggbb' or a name from the layout's 'colors'")
+                                  help=(f"did you mean '{guess[0]}'? " if guess else "")
+                                  + "use '#rrggbb' or a name from the layout's 'colors'")
             self._color_cache[key] = result
         return self._color_cache[key]
 
@@ -419,8 +426,10 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         """Parsed rich text (cached); a character the font lacks is an error, never an empty box."""
         family = self.fonts.family(font)
         if family is None:
+            guess = difflib.get_close_matches(str(font), self.fonts.names(), n=1, cutoff=0.6)
             raise RenderError("E-FONT", f"unknown font '{font}'",
-                              help=f"known fonts: {', '.join(self.fonts.names())}")
+                              help=(f"did you mean '{guess[0]}'? " if guess else "")
+                              + f"known fonts: {', '.join(self.fonts.names())}")
         key = (markup, font, style, uppercase)
         rich = self._rich_cache.get(key)
         if rich is None:
@@ -671,3 +680,20 @@ def _count(value: Any, key: str) -> int:
     if not 0 <= n <= 100:
         raise RenderError("E-TEMPLATE", f"'{key}' must be between 0 and 100, got {n}")
     return n
+
+
+_LITERAL_KEYS = {"E-FONT": ("font",), "E-COLOR": ("color", "fill", "stroke", "empty_fill"), "E-GLYPH": ("text",)}
+
+
+def _literal_cause(frame: Frame, exc: RenderError):
+    """Where the layout writes the value an error is about, when that value is a literal (the same
+    on every piece): an unknown font, a misspelt colour, a glyph missing from a frame's own text is
+    the layout line's mistake, reported once there. None when a template gives the value."""
+    for key in _LITERAL_KEYS.get(exc.code, ()):
+        value = frame.props.get(key)
+        template = frame.templates.get(key)
+        if value is None or (template is not None and not template.is_constant):
+            continue
+        if exc.code == "E-GLYPH" or f"'{str(value).strip()}'" in exc.message:
+            return frame.value_pos(key)
+    return None
