@@ -20,7 +20,9 @@ For each game it runs, as fresh processes the way a user does (`python -m cardfo
 It prints the median wall time and the median CPU time (user + system of the child: on a loaded
 machine the wall time is inflated and noisy, the CPU time much less so) of each, the number of
 faces measured and the warnings `--access` added.  Targets (issue 42): the plain warm check within
-10% of the baseline's, and a cold `check --access` of War Eagles under 15 s.
+10% of the baseline's, and a cold `check --access` of War Eagles under 15 s: by wall time, or, on a
+machine loaded beyond its cores (the load average is printed), by CPU time, which is what the wall
+time of a lone process on an idle machine is (the checks run in one process and wait on nothing).
 
 cardforge's modules are byte-compiled first (`compileall`), as `pip install` leaves them.
 """
@@ -120,6 +122,18 @@ def faces(game: Path) -> int:
         return 0
 
 
+def _cold_verdict(result: tuple, load: float) -> str:
+    """The cold target, by wall time; on a machine busier than its cores, where a lone process's
+    wall time is its CPU time stretched by the others', by CPU time, saying so."""
+    wall, cpu = result[0], result[1]
+    if wall < COLD_TARGET_S:
+        return "ok"
+    cores = os.cpu_count() or 1
+    if cpu < COLD_TARGET_S and load > cores:
+        return f"ok by CPU time ({cpu:.1f} s; the wall time is stretched by a load of {load:.1f} on {cores} cores)"
+    return "MISSED"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="*", help="game folders (default: every content/*/game.yaml)")
@@ -156,7 +170,7 @@ def main() -> int:
         if base is not None:
             notes.append(f"check {plain[0] / base[0] - 1:+.0%} of baseline "
                          f"({'ok' if plain[0] <= base[0] * (1 + WARM_MARGIN) else 'MISSED'}, ≤ +10%)")
-        notes.append(f"access cold {'ok' if first[0] < COLD_TARGET_S else 'MISSED'} (< {COLD_TARGET_S:g} s)")
+        notes.append(f"access cold {_cold_verdict(first, load)} (< {COLD_TARGET_S:g} s)")
         cell = lambda r: f"{r[0]:6.2f}s/{r[1]:5.2f}s" if r else f"{'-':>15}"  # noqa: E731
         print(f"{game.name:<12} {faces(game):>5}  {cell(plain)}  {cell(base)}  {cell(warm)}  {cell(plain_cold)}  {cell(first)}  "
               f"{added:>8}  {'; '.join(notes)}")

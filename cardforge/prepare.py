@@ -14,9 +14,11 @@ from .frontend.components import Component, load_components
 from .frontend.model import Card, Game, load_game, safe_path, size_points
 from .gctuning import loading_gc
 from .layout.fonts import FontError, builtin_fonts, fonts_for_game
+from .layout.iconsets import credit_game, declared_icons
 from .layout.icons import IconLibrary
 from .layout.layouts import Layout, LayoutSet
 from .layout.markup import apply_markup
+from .layout.values import apply_value_maps
 from .rules import check_game
 from .units import LengthError
 
@@ -84,8 +86,11 @@ def _prepare(game_dir: Path, report: Report, layouts_dir: Path | None, force_fil
     _check_page_text(game, fonts, report)
     roots = layout_roots(game_dir, game.id, layouts_dir)
     layouts = LayoutSet(roots, report, game.min_type, game.lang)
-    icons = IconLibrary([game.root / "icons"] + [r / "icons" for r in roots[1:]])
+    library = declared_icons(game, report)  # game.yaml `icons:`, game-icons.net's by name
+    icons = IconLibrary([game.root / "icons"] + [r / "icons" for r in roots[1:]], library)
+    credit_game(game, library)  # on the cover and in the manifest, after the designer's credits
     apply_markup(game, icons, report)  # card text in a community's markup -> rich text
+    apply_value_maps(game, report)  # a database's encodings (ArkhamDB's -2 cost) -> the printed text
     faces: dict[tuple[str, str], Layout | None] = {}
     for deck in game.decks:  # a deck's layouts are checked even when its card files failed
         for side, name in (("front", deck.front), ("back", deck.back)):

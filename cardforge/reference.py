@@ -162,7 +162,13 @@ def pages() -> dict[str, str]:
     out["reference/rules-language.md"] = rules_page()
     out["reference/commands.md"] = commands_page()
     out["reference/diagnostics.md"] = diagnostics_page()
+    out["guides/icon-gallery.md"] = _icon_gallery()
     return out
+
+
+def _icon_gallery() -> str:
+    from .layout.iconsets import gallery_page
+    return gallery_page()
 
 
 def main(argv: list[str]) -> int:

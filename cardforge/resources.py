@@ -7,6 +7,7 @@ so that cardforge runs from a wheel, a zip or a checkout alike:
     schemas   cardforge/frontend/schemas/ the JSON Schemas `check` validates against
     layouts   cardforge/layout/common/   the common layouts every game can use
     serve     cardforge/serve/           the preview's page
+    iconsets  cardforge/iconsets/        game-icons.net's icons, searched and drawn by name
 
 The top-level fonts/ folder of the repository is the fonts' source of truth: the build copies it
 into the package (setup.py), and from a checkout (an editable install, or `python -m cardforge`
@@ -29,6 +30,7 @@ KINDS = {  # kind -> its folder inside the package
     "layouts": "layout/common",
     "serve": "serve",
     "profiles": "profiles",  # CMYK output profiles (output/printcolor.py; tools/build_profiles.py)
+    "iconsets": "iconsets",  # icon libraries drawn by name (layout/iconsets.py; tools/vendor_game_icons.py)
 }
 CHECKOUT = {"fonts": "fonts"}  # kinds whose source of truth is a top-level folder of the repository
 _HERE = Path(__file__).resolve().parent

@@ -99,12 +99,12 @@ def test_an_edit_is_measured_alone_and_reported_where_it_now_is(tmp_path, cache,
     assert check(cache, capsys, game)[0].strip() == "[]"
     cards.write_text(cards.read_text("utf-8").replace("First card, **bold** and *italic*.", LONG), "utf-8")
     out, measured, evaluated = check(cache, capsys, game)
-    assert overflow_at(out) == [("content/tiny/cards/cards.yaml", 2, "alpha")]
+    assert overflow_at(out) == [("content/tiny/cards/cards.yaml", 4, "alpha")]  # at its text, not its id
     assert measured == evaluated == 2  # alpha's front and back; beta's faces come from the cache
     # Three lines above the card: the same overflow, at its new line, without measuring anything.
     cards.write_text("# a comment\n# another\n# and one more\n" + cards.read_text("utf-8"), "utf-8")
     out, measured, evaluated = check(cache, capsys, game)
-    assert overflow_at(out) == [("content/tiny/cards/cards.yaml", 5, "alpha")]
+    assert overflow_at(out) == [("content/tiny/cards/cards.yaml", 7, "alpha")]
     assert measured == evaluated == 0
     fresh = tmp_path / "fresh-cache"  # and what a check with an empty cache says
     monkeypatch.setenv("CARDFORGE_CACHE", str(fresh))

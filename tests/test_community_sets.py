@@ -193,7 +193,7 @@ def test_card_per_file_set_with_an_unknown_html_tag(tmp_path):
     assert code == 1
     assert found == ["ember-vale/cards/db/01003.json:8:12: error[E-MARKUP-TAG]: card '01003', field 'text': "
                      "unknown tag '<strng>', did you mean '<strong>'?"]
-    assert "  = help: the tags of this game are <b>, <br>, <em>, <i>, <p>, <strong>;" in err
+    assert "  = help: the tags of this game are <b>, <br>, <em>, <i>, <li>, <ol>, <p>, <strong>, <ul>;" in err
 
 
 def test_bare_list_set_with_an_unknown_html_tag(tmp_path):

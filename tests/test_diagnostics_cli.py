@@ -57,10 +57,11 @@ CASES = {
         "image 'images/alpha.png' does not exist"),
     "text-overflow": (
         dict(layout_yaml=OVERFLOW_LAYOUT),
-        # 3 lines of 7 pt x 1.2 = 3 x 2.96 mm = 8.9 mm in a 6 mm frame: the third line is lost.
-        f"{CARDS}:2:5: error[E-TEXT-OVERFLOW]: card 'alpha' (front), frame 'small' of layout 'front': "
+        # 3 lines of 7 pt x 1.2 = 3 x 2.96 mm = 8.9 mm in a 6 mm frame: the third line is lost. It is
+        # reported at the card's field the text comes from (its value, line 4), not at the card's id.
+        f"{CARDS}:4:11: error[E-TEXT-OVERFLOW]: card 'alpha' (front), frame 'small' of layout 'front': "
         "text needs 3 lines (8.9 mm) at the minimum size 7 pt but the frame is 6.0 mm high: "
-        "2.9 mm (1 line) did not fit"),
+        "2.9 mm (1 line) did not fit, from 'First card, bold and italic.'"),
     "missing-glyph-symbol": (
         dict(cards_yaml=CARDS_YAML.replace("    title: Beta", '    title: "Snowman \u2603"')),
         f"{CARDS}:6:5: error[E-GLYPH]: card 'beta' (front), frame 'title' of layout 'front': "
@@ -77,7 +78,7 @@ CASES = {
         dict(layout_yaml=FRONT_LAYOUT.replace("card.title }}", "card.titel }}")),
         # the layout's mistake, so once at the template (not once per card); tests/test_layout_diagnostics.py
         f"content/tiny/layouts/front.yaml:2:{_col(FRONT_LAYOUT, 2, TITLE_TEMPLATE)}: error[E-LAYOUT-FIELD]: "
-        "frame 'title' of layout 'front', 'text': 'titel' is not a field of this deck's cards"),
+        "frame 'title' of layout 'front', 'text': 'titel' is not a field of this deck's cards (2 cards affected)"),
     "template-syntax": (
         dict(layout_yaml=FRONT_LAYOUT.replace("card.title }}", "card.title }")),
         "content/tiny/layouts/front.yaml:2:3: error[E-TEMPLATE]: frame 'title', 'text': "
@@ -142,7 +143,7 @@ def test_copies_of_a_card_report_their_problem_once(tmp_path):
     """beta has quantity 2: one overflow diagnostic per card, not per printed copy or per paper."""
     make_game(tmp_path, layout_yaml=OVERFLOW_LAYOUT)
     result = cardforge("build", "content/tiny", "--out", "out", cwd=tmp_path)
-    assert [line.split(": error")[0] for line in headlines(result.stderr)] == [f"{CARDS}:2:5", f"{CARDS}:6:5"]
+    assert [line.split(": error")[0] for line in headlines(result.stderr)] == [f"{CARDS}:4:11", f"{CARDS}:8:11"]
     assert result.stderr.strip().splitlines()[-1] == "2 errors, 0 warnings"
 
 

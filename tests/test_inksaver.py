@@ -307,3 +307,22 @@ def test_the_five_games_ink_saver_kits_take_at_least_40_percent_less_ink(tmp_pat
         full = json.loads((tmp_path / game / f"{game}-kit-a4.manifest.json").read_text())["ink"]["mean"]
         saver = json.loads((tmp_path / game / f"{game}-kit-inksaver-a4.manifest.json").read_text())["ink"]["mean"]
         assert saver <= 0.6 * full, (game, full, saver)
+
+
+def test_a_track_that_fills_its_own_spaces_keeps_its_colours(tmp_path):
+    """Its numbers stand on its spaces, which stay: dark numbers on a dark background left out are
+    not a watermark to fade (War Eagles' turn track printed them #d1d1d1, 1.33:1)."""
+    from cardforge.access.printed import printed_contrast
+    front = """\
+colors: {slate: "#2b3036", paper: "#f4efe1", ink: "#1b1b1b"}
+frames:
+  background: {type: shape, fill: slate, bleed: true}
+  turns: {type: track, x: 4mm, y: 30mm, width: 55mm, height: 10mm, from: 1, to: 5, fill: paper, stroke: ink,
+          color: ink, size: 12pt, min_space: 5mm}
+"""
+    _game(tmp_path, front=front)
+    _build(tmp_path, "--ink-saver")
+    runs = [run for run in printed_contrast(tmp_path / "out" / "tiny" / "tiny-cards-inksaver-a4.pdf")
+            if run.text in {"1", "2", "3", "4", "5"}]
+    assert runs and {run.fill for run in runs} == {"#1b1b1b"}  # ink, as designed
+    assert all(run.background == "#f4efe1" and run.ratio >= run.required for run in runs)

@@ -21,7 +21,7 @@ def test_a_misspelt_field_is_one_error_at_the_layout_line_with_did_you_mean(tmp_
         assert result.returncode == 1, result.stderr
         assert headlines(result.stderr) == [
             f"{LAYOUT}:2:{column}: error[E-LAYOUT-FIELD]: frame 'title' of layout 'front', 'text': "
-            "'titel' is not a field of this deck's cards"], result.stderr
+            "'titel' is not a field of this deck's cards (2 cards affected)"], result.stderr
         assert "  = help: did you mean 'title'?" in result.stderr
         assert "dict object" not in result.stderr
         assert result.stderr.strip().splitlines()[-1] == "1 error, 0 warnings"
@@ -31,7 +31,7 @@ def test_a_field_far_from_any_lists_the_decks_fields(tmp_path):
     make_game(tmp_path, layout_yaml=FRONT_LAYOUT.replace("card.text }}", "card.zzz }}"))
     result = cardforge("check", "content/tiny", cwd=tmp_path)
     assert [h.split(": ", 1)[1] for h in headlines(result.stderr)] == [
-        "error[E-LAYOUT-FIELD]: frame 'text' of layout 'front', 'text': 'zzz' is not a field of this deck's cards"]
+        "error[E-LAYOUT-FIELD]: frame 'text' of layout 'front', 'text': 'zzz' is not a field of this deck's cards (2 cards affected)"]
     assert "  = help: its deck's fields are cost, id, text, title" in result.stderr, result.stderr
 
 
@@ -44,7 +44,7 @@ def test_an_inherited_template_is_reported_where_it_is_written(tmp_path):
     column = _col(base, 2, '"{{ card.titel')
     assert headlines(result.stderr) == [
         f"content/tiny/layouts/base.yaml:2:{column}: error[E-LAYOUT-FIELD]: "
-        "frame 'title' of layout 'front', 'text': 'titel' is not a field of this deck's cards"], result.stderr
+        "frame 'title' of layout 'front', 'text': 'titel' is not a field of this deck's cards (2 cards affected)"], result.stderr
 
 
 def test_is_defined_on_an_unknown_name_still_works(tmp_path):
@@ -61,7 +61,7 @@ def test_a_private_name_is_refused_as_an_unknown_field(tmp_path):
     result = cardforge("check", "content/tiny", cwd=tmp_path)
     assert result.returncode == 1
     assert [h.split(": ", 1)[1] for h in headlines(result.stderr)] == [
-        "error[E-LAYOUT-FIELD]: frame 'title' of layout 'front', 'text': '_secret' is not a field of this deck's cards"]
+        "error[E-LAYOUT-FIELD]: frame 'title' of layout 'front', 'text': '_secret' is not a field of this deck's cards (2 cards affected)"]
 
 
 COVER = "  badge: {type: shape, shape: ellipse, x: 40mm, y: 30mm, width: 10mm, height: 10mm, fill: black}\n"
@@ -101,3 +101,33 @@ def test_check_lays_out_a_copy_that_differs_from_the_first(tmp_path):
         assert headlines(result.stderr) == [
             "content/tiny/cards/cards.yaml:6:5: error[E-TEXT-OVERFLOW]: card 'beta' (front), frame 'tag' of layout "
             "'front': the word 'OVERFLOWING' is 16.7 mm wider than the frame (6.0 mm) even at the minimum size 9 pt"]
+
+
+# Two text frames at one place, each with a condition: a cost on most cards, a "free" label on the rest.
+EXCLUSIVE = FRONT_LAYOUT + (
+    '  cost: {type: text, when: "{{ card.cost > 1 }}", x: 40mm, y: 70mm, width: 15mm, height: 8mm, '
+    'text: "{{ card.cost }}", size: 9pt}\n'
+    '  free: {type: text, when: "{{ card.cost <= 1 }}", x: 40mm, y: 70mm, width: 15mm, height: 8mm, '
+    'text: "FREE", size: 9pt}\n')
+
+
+def test_text_frames_whose_conditions_both_hold_and_overlap_are_a_warning_at_the_layout(tmp_path):
+    # The two conditions overlap (cost 2 is both > 1 and < 3): beta prints both texts over each other.
+    layout = EXCLUSIVE.replace("card.cost <= 1", "card.cost < 3")
+    make_game(tmp_path, layout_yaml=layout)
+    for command in ("check", "build"):
+        result = cardforge(command, "content/tiny", *(["--out", "out"] if command == "build" else []), cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        found = [line for line in headlines(result.stderr) if "W-TEXT-OVERLAP" in line]
+        assert found == [
+            f"{LAYOUT}:5:3: warning[W-TEXT-OVERLAP]: text frames 'cost' and 'free' of layout 'front' both print "
+            "on card 'beta' (front) and overlap by 15.0 x 8.0 mm: their texts are drawn over each other"], \
+            result.stderr
+        assert "  = help: make their 'when:' conditions exclude each other, or move 'free' clear of 'cost'" \
+            in result.stderr
+
+
+def test_text_frames_at_one_place_whose_conditions_exclude_each_other_are_no_warning(tmp_path):
+    make_game(tmp_path, layout_yaml=EXCLUSIVE)
+    result = cardforge("check", "content/tiny", cwd=tmp_path)
+    assert result.returncode == 0 and headlines(result.stderr) == [], result.stderr

@@ -254,7 +254,8 @@ def test_every_stage_reports_at_once_schema_markup_icons_fit_and_glyphs(tmp_path
         assert code == 1
         assert [line.split(": error[")[0] + " " + line.split(": error[")[1].split("]")[0] for line in found] == [
             "ember-vale/cards/db/01001.json:1:1 E-GLYPH", "ember-vale/cards/db/01002.json:7:39 E-MARKUP-TAG",
-            "ember-vale/cards/db/01003.json:1:1 E-TEXT-OVERFLOW", "ember-vale/cards/db/01005.json:4:16 E-SET-SCHEMA",
+            # the overflow at the card's text (line 8), under the first word cut off
+            "ember-vale/cards/db/01003.json:8:901 E-TEXT-OVERFLOW", "ember-vale/cards/db/01005.json:4:16 E-SET-SCHEMA",
             "ember-vale/icons/coin.svg:1:1 E-ICON"], command
 
 
@@ -332,6 +333,42 @@ def test_a_bracketed_number_is_text_in_the_netrunnerdb_dialect(tmp_path):
     assert text.startswith("Trace[3]. When Ember Sprite") and text.endswith("Then trace[X]."), text
 
 
+@pytest.mark.parametrize("preset", ["netrunnerdb", "html"])
+def test_html_lists_print_bullets_and_numbers_with_a_hanging_indent(tmp_path, preset):
+    # NetrunnerDB's <ul><li> items lost their bullets: each was a bare line.
+    import pdfplumber
+    from conftest import MM, chars_in_box
+    game = _copy(tmp_path, "ember-vale")
+    _preset(game, preset)
+    _edit(game / "cards/db/01005.json", "When Ember Sprite leaves play, deal 1 damage [fire] to an enemy.",
+          "Choose one:<ul>\\n<li>Deal 1 damage to every enemy at your location and to each enemy engaged with "
+          "you.</li>\\n<li>Heal 1.</li>\\n</ul>Then:<ol><li>Draw 1 card.</li><li>Gain 1 resource.</li></ol>")
+    code, _, err = _run(tmp_path, "build", "ember-vale", "--out", "out", "--paper", "a4")
+    assert code == 0, err
+    manifest = json.loads((tmp_path / "out/ember-vale/ember-vale-cards-a4.manifest.json").read_text("utf-8"))
+    face = next(f for f in manifest["cards"] if f.get("card") == "01005" and f["side"] == "front")
+    frame = next(f for f in face["frames"] if f["name"] == "text")
+    lines = frame["lines"]
+    assert lines[0] == "Choose one:" and lines[1].startswith("• Deal 1 damage to every enemy"), lines
+    assert lines[-4:] == ["• Heal 1.", "Then:", "1. Draw 1 card.", "2. Gain 1 resource."], lines
+    continued = lines[2:lines.index("• Heal 1.")]
+    assert continued and not continued[0].startswith("•"), lines  # the long item wraps
+    # In the PDF: the item's second line starts under its first word, not under the bullet.
+    with pdfplumber.open(tmp_path / "out/ember-vale/ember-vale-cards-a4.pdf") as pdf:
+        page = pdf.pages[face["page"] - 1]
+        chars = [c for c in chars_in_box(page, frame["box"]) if c["text"].strip()]
+        rows: dict[float, list] = {}
+        for c in chars:
+            rows.setdefault(round(c["top"], 1), []).append(c)
+        starts = [min(row, key=lambda c: c["x0"]) for _, row in sorted(rows.items())]
+    texts = ["".join(c["text"] for c in sorted(row, key=lambda c: c["x0"])) for _, row in sorted(rows.items())]
+    bullet, first_word, wrapped = starts[1], sorted(rows.items())[1][1], starts[2]
+    word_x = sorted((c for c in first_word if c["text"] == "D"), key=lambda c: c["x0"])[0]["x0"]
+    assert bullet["text"] == "•", texts
+    assert abs(wrapped["x0"] - word_x) < 0.2 and wrapped["x0"] > bullet["x0"] + 1 * MM, (texts, wrapped, word_x)
+    assert starts[0]["x0"] == pytest.approx(bullet["x0"], abs=0.2)  # the list itself starts at the margin
+
+
 def test_arkhamdb_traits_and_marks_of_a_games_own(tmp_path):
     game = _copy(tmp_path, "ember-vale")
     _preset(game, "arkhamdb", "  marks:\n    - {token: '[fast]', icon: fire}\n")
@@ -344,6 +381,53 @@ def test_arkhamdb_traits_and_marks_of_a_games_own(tmp_path):
     face = next(f for f in manifest["cards"] if f.get("card") == "01005" and f["side"] == "front")
     text = next(f for f in face["frames"] if f["name"] == "text")
     assert text["text"].startswith("Spirit. :fire: When Ember Sprite")  # the trait printed, the token an icon
+
+
+def test_a_mark_that_matches_no_text_of_the_game_is_a_warning_at_its_line(tmp_path):
+    # {token: "<il>", ...} (for <li>) was accepted in silence; the preset's own marks may match nothing.
+    game = _copy(tmp_path, "ember-vale")
+    _preset(game, "arkhamdb", "  marks:\n    - {token: '[fast]', icon: fire}\n    - {token: '<il>', text: '- '}\n"
+                              "    - {regex: '\\[\\[(Spirt)\\]\\]', style: bold}\n")
+    _edit(game / "cards/db/01005.json", "When Ember Sprite", "[fast] When Ember Sprite")
+    code, found, err = _run(tmp_path, "check", "ember-vale")
+    lines = (game / "game.yaml").read_text("utf-8").splitlines()
+    il = next(i for i, line in enumerate(lines) if "<il>" in line) + 1
+    assert (code, found) == (0, [
+        f"ember-vale/game.yaml:{il}:7: warning[W-MARK-UNUSED]: mark 2's token '<il>' matches no text of the "
+        "game's cards (fields text, flavor)",
+        f"ember-vale/game.yaml:{il + 1}:7: warning[W-MARK-UNUSED]: mark 3's regex '\\[\\[(Spirt)\\]\\]' matches no "
+        "text of the game's cards (fields text, flavor)"]), err
+    assert "= help: check its spelling against the card text as the database writes it, or delete the mark" in err
+
+
+def test_a_value_map_prints_a_databases_encodings_as_the_card_does(tmp_path):
+    # ArkhamDB writes an X cost as -2, * as -3 and no cost as null: the cost printed "-2".
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "cards/card.schema.json", '"amount": {"type": "integer", "minimum": 0, "maximum": 9}',
+          '"amount": {"type": ["integer", "null"], "minimum": -3, "maximum": 9}')
+    _edit(game / "cards/db/01002.json", '"cost": 2,', '"cost": -2,')
+    _edit(game / "cards/db/01003.json", '"cost": 3,', '"cost": -3,')
+    _edit(game / "cards/db/01004.json", '"cost": 0,', '"cost": null,')
+    _edit(game / "game.yaml", "    id_from: code\n",
+          '    id_from: code\n    values:\n      cost: {-2: X, -3: "*", null: "—"}\n')
+    code, _, err = _run(tmp_path, "build", "ember-vale", "--out", "out", "--paper", "a4")
+    assert code == 0, err
+    printed = {card: _front_frames(tmp_path, "ember-vale", card).get("cost")
+               for card in ("01002", "01003", "01004", "01005")}
+    assert printed == {"01002": "X", "01003": "*", "01004": "—", "01005": "1"}, printed
+    with __import__("pdfplumber").open(tmp_path / "out/ember-vale/ember-vale-cards-a4.pdf") as pdf:
+        text = "".join(page.extract_text() for page in pdf.pages)
+    assert "-2" not in text and "-3" not in text
+
+
+def test_a_value_map_for_a_field_no_card_has_is_a_warning_with_a_guess(tmp_path):
+    game = _copy(tmp_path, "ember-vale")
+    _edit(game / "game.yaml", "    id_from: code\n", "    id_from: code\n    values:\n      cots: {-2: X}\n")
+    code, found, err = _run(tmp_path, "check", "ember-vale")
+    line = next(i for i, text in enumerate((game / "game.yaml").read_text("utf-8").splitlines()) if "cots:" in text)
+    assert (code, found) == (0, [f"ember-vale/game.yaml:{line + 1}:7: warning[W-VALUES-FIELD]: deck 'vale': values "
+                                 "for 'cots', which no card of the deck has"]), err
+    assert "= help: did you mean 'cost'?" in err
 
 
 def test_a_mark_whose_regex_does_not_compile_is_an_error(tmp_path):

@@ -83,7 +83,10 @@ def test_build_only_a_card_builds_that_card_alone_into_preview(tmp_path):
     result = cardforge("build", "content/tiny", "--only", "beta", "--paper", "a4", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert not (tmp_path / "build/tiny").exists()  # the full kit's folder is not touched
-    fronts = [text for text, _ in _pages(tmp_path / "build/preview/tiny/tiny-cards-a4.pdf")]
+    # a proof of that card alone, in a folder of its own: no cover, guide or other component PDFs
+    folder = tmp_path / "build/preview/only-beta/tiny"
+    assert sorted(p.name for p in folder.glob("*.pdf")) == ["tiny-proof-a4.pdf"]
+    fronts = [text for text, _ in _pages(folder / "tiny-proof-a4.pdf")]
     assert any("Beta" in text for text in fronts)
     assert not any("Alpha" in text for text in fronts)
 
@@ -103,7 +106,7 @@ def test_build_outline_draws_the_boxes_into_the_pdf(tmp_path):
                            cwd=tmp_path)
         assert result.returncode == 0, result.stderr
     def boxes(out):
-        _, rects = _pages(tmp_path / out / "tiny/tiny-cards-a4.pdf")[0]
+        _, rects = _pages(tmp_path / out / "tiny/tiny-proof-a4.pdf")[0]
         return {(round(r["width"] / MM, 1), round(r["height"] / MM, 1)) for r in rects
                 if r.get("stroking_color") is not None}
     outlined = boxes("outlined") - boxes("plain")

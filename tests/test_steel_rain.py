@@ -534,3 +534,41 @@ def test_every_table_fact_is_the_rulebooks_printed_table():
                 [str(row[key]).lower(), str(row["weight"]), str(row["profile"])], row
     for row in facts["turn_multiplier_table"]["value"]:
         assert f"{row['degrees']}\t{row['multiplier']}\t{row['example']}" in text
+
+
+# -- Appendix B: "4 squads of heavy infantry" (issue 43) ---------------------------------------------
+
+_AMPHIBIOUS_HEAVY = "{element: Line Platoon, times: 4, design: inf-heavy, count: 8, note: \"4 squads of heavy infantry\"}"
+
+
+def _formation_lines(lines: list[str]) -> list[str]:
+    return [line for line in lines if "[SR-RB-FORMATION" in line]
+
+
+def test_heavy_infantry_of_any_heavy_design_fills_the_amphibious_line_platoon(game, capsys, monkeypatch):
+    # The rulebook's heavy infantry carries "a heavy weapon or Extras package, which include Chain Guns,
+    # ATGM's, SAM's, mortars, or an ELINT or Engineer package": any of those stands is heavy infantry.
+    edit(game, "cards/formations.yaml", _AMPHIBIOUS_HEAVY,
+         "{element: Line Platoon, times: 4, design: inf-heavy, count: 2, note: \"MG squad\"}\n"
+         "      - {element: Line Platoon, times: 4, design: inf-atgm, count: 2, note: \"ATGM squad\"}\n"
+         "      - {element: Line Platoon, times: 4, design: inf-sam, count: 2, note: \"SAM squad\"}\n"
+         "      - {element: Line Platoon, times: 4, design: inf-engineer, count: 2, note: \"engineer squad\"}")
+    code, lines = check_copy(game, capsys, monkeypatch)
+    assert _formation_lines(lines) == [], "\n".join(lines)
+
+
+def test_heavy_infantry_stands_are_counted_together_and_light_infantry_is_not_heavy(game, capsys, monkeypatch):
+    edit(game, "cards/formations.yaml", _AMPHIBIOUS_HEAVY,
+         "{element: Line Platoon, times: 4, design: inf-mortar, count: 4}\n"
+         "      - {element: Line Platoon, times: 4, design: inf-elint, count: 2}\n"
+         "      - {element: Line Platoon, times: 4, design: inf-light, count: 2}")
+    code, lines = check_copy(game, capsys, monkeypatch)
+    found = _formation_lines(lines)
+    mortar = loc(game, "cards/formations.yaml", "design: inf-mortar, count: 4", "4}", 0)
+    light = loc(game, "cards/formations.yaml", "design: inf-light, count: 2}", "inf-light", 0)
+    assert code == 1
+    assert any(line.startswith(f"{mortar}: error[SR-RB-FORMATION]: Amphibious Assault Company, Line Platoon: "
+                               "6 stands of heavy infantry (inf-mortar, inf-elint), but Appendix B gives 8")
+               for line in found), "\n".join(lines)
+    assert any(line.startswith(f"{light}: error[SR-RB-FORMATION]: Amphibious Assault Company, Line Platoon: "
+                               "'inf-light' is not what Appendix B lists there") for line in found), "\n".join(lines)

@@ -136,7 +136,7 @@ def test_overflow_message_for_height(sans):
     result = richtext.fit(rich, 40 * MM, 10 * MM, 9, 6, 1.2)
     assert isinstance(result, richtext.Overflow)
     m = re.fullmatch(r"text needs (\d+) lines \(([\d.]+) mm\) at the minimum size 6 pt but the frame is 10\.0 mm "
-                     r"high: ([\d.]+) mm \((\d+) lines?\) did not fit", result.message)
+                     r"high: ([\d.]+) mm \((\d+) lines?\) did not fit, from '(word[ word]*…)'", result.message)
     assert m, result.message
     lines, needed, lost_mm, lost_lines = int(m[1]), float(m[2]), float(m[3]), int(m[4])
     line_mm = 6 * 1.2 / MM
@@ -145,6 +145,19 @@ def test_overflow_message_for_height(sans):
     assert lost_lines == lines - int(10 // line_mm)
     # and the count of lines is what greedy breaking at 6 pt gives: more lines than would fit
     assert lines > int(10 // line_mm)
+    # the text set as far as it goes: the lines that fit, then the lines cut off, every word once
+    assert result.kept.line_count() == int(10 // line_mm) and result.kept.height <= 10 * MM
+    assert result.cut.line_count() == lost_lines
+    assert len(result.kept_text.split()) + len(result.cut_text.split()) == 60
+
+
+def test_overflow_message_quotes_the_words_cut_off(sans):
+    rich = parse("Draw two cards. Discard one.\nThen shuffle the deck.", sans)  # two lines, a line break between
+    result = richtext.fit(rich, 60 * MM, 5 * MM, 9, 9, 1.2)  # one line of 9 pt fits 5 mm
+    assert isinstance(result, richtext.Overflow)
+    assert result.kept_text == "Draw two cards. Discard one."
+    assert result.cut_text == "Then shuffle the deck."
+    assert result.message.endswith("(1 line) did not fit, from 'Then shuffle the deck.'")
 
 
 def test_overflow_message_for_a_word_wider_than_the_frame(sans):
@@ -278,3 +291,35 @@ def test_show_writes_the_bytes_reportlabs_textout_writes(fonts, tmp_path):
         written.append(code)
     assert written[0] == written[1] == written[2]
     assert "/F1+1" in written[1] or "+1 9 Tf" in written[1]  # the second subset was reached
+
+
+# -- line breaking (UAX #14, issue 43) ----------------------------------------------------------
+
+def _lines_at(rich, width_pt):
+    fitted = richtext.fit(rich, width_pt, 10_000, 10, 10, 1.2)
+    return ["".join(f.value if f.kind == "text" else f":{f.value}:" for w in line.words for f in w.frags)
+            for para in fitted.paragraphs for line in para]
+
+
+@pytest.mark.parametrize("text", [
+    "他说：“你好。”然后走了。（这是一张牌。）「はい」と言った。『本』ー",
+    "在你的回合：“抽1张牌”，然后:star:。",
+])
+def test_no_line_of_chinese_or_japanese_starts_with_closing_or_ends_with_opening_punctuation(fonts, text):
+    family = fonts.family("cjk")
+    rich = richtext.parse(text, family, "regular", ICONS.__contains__)
+    closing, opening = tuple("”’」』）】、。，：ー"), tuple("“‘「『（【")
+    for width in range(40, 400, 3):  # every place the quotes can fall at the end of a line
+        lines = _lines_at(rich, width)
+        assert "".join(lines) == text.replace(":star:", ":star:")
+        assert not [line for line in lines[1:] if line.startswith(closing)], (width, lines)
+        assert not [line for line in lines[:-1] if line.endswith(opening)], (width, lines)
+
+
+def test_latin_words_break_only_at_spaces_and_korean_words_stay_whole(sans, fonts):
+    # UAX #14 would break after a hyphen or a slash; cardforge keeps English words whole, as before.
+    rich = parse("well-known and/or naïve café déjà-vu 2/3", sans)
+    assert [["".join(f.value for f in w.frags) for w in line] for line in rich.paragraphs[0]] == [
+        ["well-known", "and/or", "naïve", "café", "déjà-vu", "2/3"]]
+    korean = richtext.parse("이 카드를 사용한다", fonts.family("cjk"), "regular", ICONS.__contains__)
+    assert len(korean.paragraphs[0][0]) == 3

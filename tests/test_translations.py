@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from conftest import CARDS_YAML, FRONT_LAYOUT, GAME_YAML, headlines, make_game
 
 GAME_DE = GAME_YAML.replace("card_size: poker\n", "languages: [de]\ncard_size: poker\n")
@@ -42,8 +44,9 @@ def test_overflow_in_the_translation_is_an_error_at_the_overlay_line(tmp_path, c
     game = game_de(tmp_path, OVERLAY.replace("Zweite Karte mit einem Symbol :star: im Text.", long + ":star:"))
     code, lines = check(game, capsys, monkeypatch, "--lang", "de")
     assert code == 1
+    # at the translated text (line 6), under the first word cut off, not at the record's id
     assert [line.split(": error")[0] for line in lines if "E-TEXT-OVERFLOW" in line] == \
-        ["tiny/translations/de/cards.yaml:5:5"]
+        ["tiny/translations/de/cards.yaml:6:718"]
     assert check(game, capsys, monkeypatch) == (0, [])  # the source still fits
 
 
@@ -180,8 +183,8 @@ def test_the_german_bomber_boys_checks_and_lengthening_a_text_fails_at_the_overl
     assert main(["check", game.name, "--lang", "de", "--layouts", str(REPO / "layouts")]) == 1
     lines = headlines(capsys.readouterr().err)
     line = next(i for i, text in enumerate((game / rel).read_text("utf-8").splitlines(), 1)
-                if "id: recognition-models" in text)
-    assert [text.split(" error")[0] for text in lines] == [f"bomber-boys/{rel}:{line}:5:"], lines
+                if "Dieser Satz ist viel zu lang" in text)  # at the translated text, under the first word cut off
+    assert [text.split(" error")[0] for text in lines] == [f"bomber-boys/{rel}:{line}:592:"], lines
     assert "E-TEXT-OVERFLOW" in lines[0] and "card 'recognition-models'" in lines[0]
 
 
@@ -335,13 +338,50 @@ def test_chinese_breaks_between_characters_and_a_name_all_in_the_fallback_font_p
     assert not any(line.startswith(("，", "。", "：")) for line in printed.splitlines())  # kinsoku
 
 
+# Punctuation that must not start a line (closing brackets and quotes, stops, commas) or end one
+# (opening brackets and quotes): the East Asian rules of UAX #14 (issue 43).
+NO_LINE_START = tuple("”’」』）】〉》〕］｝、。，．：；？！")
+NO_LINE_END = tuple("“‘「『（【〈《〔［｛")
+
+
+@pytest.mark.parametrize("lang, sentence", [
+    # ArkhamDB's Chinese quotes dialogue in “…”; NetrunnerDB's Japanese in 「…」 and “…” (texts written for this test)
+    ("zh", "你可以大声说：“我已经看见了它。”然后抽一张牌。若你这样做，每位调查员受到1点恐惧。"),
+    ("ja", "このカードをプレイしたとき、「準備はできた」と宣言する。“あなたの手札”から1枚を捨てる。"),
+])
+def test_cjk_lines_never_start_with_a_closing_quote_nor_end_with_an_opening_one(tmp_path, lang, sentence):
+    # A line of Chinese or Japanese broke before ” or after “, leaving the quote alone at the edge of a
+    # line (ArkhamDB zh 01003, 01004, 01048, 01054, 01146; NetrunnerDB ja 01075, zh-hans 01042).
+    from cardforge.cli import main
+    from conftest import load_manifest
+    prefixes = ["一二三四五六七八九十十一十二"[:n] for n in range(14)]  # every place in the line for the quotes
+    source = ",\n".join(f'{{"code": "010{n:02}", "title": "C{n}", "text": "Text {n}.", "cost": 1}}'
+                         for n in range(len(prefixes)))
+    overlay = ",\n".join(f'{{"code": "010{n:02}", "title": "C{n}", "text": "{prefix}{sentence}"}}'
+                          for n, prefix in enumerate(prefixes))
+    game = _published(tmp_path, f"languages: [{{lang: {lang}, path: translations/{lang}}}]\n",
+                      {f"translations/{lang}/core.json": f"[{overlay}]\n"})
+    (game / "pack/core.json").write_text(f"[{source}]\n", "utf-8")
+    import os
+    cwd = os.getcwd()
+    os.chdir(game.parent)
+    try:
+        assert main(["build", game.name, "--lang", lang, "--paper", "a4", "--out", "out", "-j", "1"]) == 0
+    finally:
+        os.chdir(cwd)
+    manifest = load_manifest(game.parent / f"out/tiny/tiny-cards-a4-{lang}.manifest.json")
+    lines = [line for card in manifest["cards"] for frame in card["frames"] for line in frame.get("lines") or []]
+    assert sum(1 for line in lines if "。" in line) >= 14, lines
+    assert [line for line in lines if line.startswith(NO_LINE_START) or line.endswith(NO_LINE_END)] == []
+
+
 def test_a_layout_sets_per_language_overrides(tmp_path, capsys, monkeypatch):
     long = "Eine lange Übersetzung, die nicht in den Rahmen passt. " * 9
     layout = FRONT_LAYOUT.replace("height: 40mm", "height: 20mm")
     game = make_game(tmp_path, game_yaml=GAME_DE, layout_yaml=layout,
                      files={"translations/de/cards.yaml": OVERLAY.replace("Erste Karte,", long)})
     code, lines = check(game, capsys, monkeypatch, "--lang", "de")
-    assert code == 1 and [line.split(": error")[0] for line in lines] == ["tiny/translations/de/cards.yaml:2:5"]
+    assert code == 1 and [line.split(": error")[0] for line in lines] == ["tiny/translations/de/cards.yaml:4:353"]
     (game / "layouts/front.yaml").write_text(layout + "languages:\n  de: {frames: {text: {height: 60mm}}}\n"
                                              "  fr: {frames: {text: {size: 80pt}}}\n", "utf-8")
     assert check(game, capsys, monkeypatch, "--lang", "de") == (0, [])

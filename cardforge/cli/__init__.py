@@ -16,15 +16,16 @@ import gc
 import sys
 
 from .. import __version__
-from . import (build, calibrate, check, diff, export, force, import_sheet, new, render, rules, schema, serve, stats,
-               translate, watch)
+from . import (build, calibrate, check, diff, export, force, icons, import_sheet, new, render, rules, schema, serve,
+               stats, translate, watch)
 from .console import closed_pipes_dropped
 from .common import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, UsageError
 
 __all__ = ["main", "parser", "UsageError", "EXIT_OK", "EXIT_CONTENT", "EXIT_USAGE"]
 
 # In the order `cardforge --help` lists them.
-COMMANDS = (check, build, render, serve, watch, force, export, stats, diff, rules, translate, new, import_sheet, calibrate, schema)
+COMMANDS = (check, build, render, serve, watch, force, export, stats, diff, rules, translate, new, import_sheet, calibrate, schema,
+            icons)
 
 
 # Shown under each command's --help: what a designer types most, from a game's folder or beside it.
@@ -49,6 +50,7 @@ EXAMPLES = {
     "calibrate": ["cardforge calibrate --paper letter"],
     "rules": ["cardforge rules --coverage mygame"],
     "schema": ["cardforge schema mygame --out schemas/"],
+    "icons": ["cardforge icons search plane", "cardforge icons show airplane", "cardforge icons export airplane --png"],
 }
 
 

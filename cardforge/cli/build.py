@@ -45,10 +45,13 @@ def add(sub) -> None:
                         "profile under its ink limit, as PDF/X (game.yaml `printshop:`; the PNGs stay RGB)")
     b.add_argument("--errata", metavar="OLD", help="only the pieces changed since OLD (a game folder, GAME@REVISION or a "
                    "git revision), with a changelog page first and a version mark, into <game>/errata/")
-    b.add_argument("--only", metavar="ID", help="build one deck, card, board or template alone (into build/preview/ "
-                   "unless --out is given, so the full kit stays as it was)")
-    b.add_argument("--outline", action="store_true", help="draw frame boxes, the safe zone, the trim and the bleed "
-                   "over every face (into build/preview/ unless --out is given)")
+    b.add_argument("--only", metavar="ID", help="build one deck, card, board or template alone, as a proof (into "
+                   "build/preview/only-ID/ unless --out is given, so the full kit stays as it was)")
+    b.add_argument("--outline", action="store_true", help="draw frame boxes and their names, the safe zone, the trim "
+                   "and the bleed over every face (into build/preview/outline/ unless --out is given)")
+    b.add_argument("--proof", action="store_true", help="a proof to try the game out: the pieces' sheets alone, "
+                   "without cover, guide and alignment test, in one PDF <game>-proof-<paper>.pdf (into "
+                   "build/preview/proof/ unless --out is given)")
     b.add_argument("--ink-saver", action="store_true", help="the kit for home printers, most of its ink left out: "
                    "backgrounds become paper with a coloured edge, backs an outline and an emblem "
                    "(<game>-kit-inksaver-a4.pdf, beside the full-colour kit)")
@@ -111,6 +114,10 @@ def run(args) -> int:
         raise UsageError("--lang builds the home-print kit of each language; leave out --errata and --target")
     if args.ink_saver and (args.errata is not None or args.target != "kit"):
         raise UsageError("--ink-saver builds the home-print kit with less ink; leave out --errata and --target")
+    looks = [flag for flag, given in (("--only", args.only), ("--outline", args.outline), ("--proof", args.proof))
+             if given]
+    if looks and (args.errata is not None or args.target != "kit"):
+        raise UsageError(f"{', '.join(looks)}: a preview of the home-print kit; leave out --errata and --target")
     if args.errata is not None:
         return run_errata(args)
     if args.target == "printshop":
@@ -127,38 +134,52 @@ def run(args) -> int:
                 refreshed(load_game(game, Report()))
             except ContentError:
                 pass  # its errors are reported by the build itself
-    preview = bool(args.only or args.outline)  # a subset or an outlined kit never replaces the real kit
-    out = Path(args.out) if args.out else Path("build") / "preview" if preview else Path("build")
+    # A subset, an outlined kit or a proof never replaces the real kit, nor one another: each kind of
+    # preview has its own folder.  --only builds a proof: a subset's cover and guide would be empty talk.
+    proof = bool(args.proof or args.only)
+    preview = bool(args.only or args.outline or args.proof)
+    out = Path(args.out) if args.out else Path("build") / "preview" / _preview_folder(args) if preview \
+        else Path("build")
     back_offset = offset(args.back_offset)
     if args.only:
         _check_only(found, args.only)
     jobs = [Job(game, out_folder(out, game), paper, args.mode, args.layouts, flip=args.flip, back_offset=back_offset,
                 imposition=args.imposition, lang=lang, only=args.only, outline=args.outline,
-                ink_saver=args.ink_saver)
+                ink_saver=args.ink_saver, proof=proof, preview=preview)
             for game in found for lang in languages_of(game, args.lang) for paper in papers]
     label = found[0].name if len(found) == 1 else f"{len(found)} games"
     told: set[Path] = set()
     for result in build_all(jobs, ProgressBar(label), workers=args.jobs):
-        combined.extend(result.report)
-        if not result.report.has_errors():
+        combined.extend_once(result.report)
+        if result.outputs:  # a preview is written despite the errors its faces show
             for path in result.outputs:
                 print(f"wrote {path}", file=sys.stderr)
-                line = sheet_summary(path.with_suffix(".manifest.json")) if "-kit-" in path.name and \
-                    path.suffix == ".pdf" else None
+                line = sheet_summary(path.with_suffix(".manifest.json")) if ("-kit-" in path.name or "-proof-" in
+                                                                             path.name) and path.suffix == ".pdf" else None
                 if line:
                     print(f"  {path.name}: {line}", file=sys.stderr)
                 if line and path.parent not in told:  # once per game: the same for every paper
                     told.add(path.parent)
                     _print_provenance(path.with_suffix(".manifest.json"))
+            if result.report.has_errors():
+                print(f"{result.game_dir}: a preview with the errors below drawn in (overflowing text marked in "
+                      "red); the kit is not built until they are fixed", file=sys.stderr)
         else:
             print(f"{result.game_dir}: build failed; previous output left untouched", file=sys.stderr)
     if args.access:
         from .check import access_report
         for game in found:
             for lang in languages_of(game, args.lang):
-                combined.extend(access_report(game, args.layouts, lang, args.ink_saver))
+                combined.extend_once(access_report(game, args.layouts, lang, args.ink_saver))
     emit(combined, args.format)
     return EXIT_CONTENT if combined.has_errors() else EXIT_OK
+
+
+def _preview_folder(args) -> str:
+    """build/preview/<this>: one folder per kind of preview, so that none overwrites another."""
+    parts = ([f"only-{args.only}"] if args.only else []) + (["proof"] if args.proof and not args.only else []) \
+        + (["outline"] if args.outline else [])
+    return "-".join(parts)
 
 
 def _print_provenance(manifest_path: Path) -> None:
@@ -197,7 +218,7 @@ def run_printshop(args) -> int:
     out = Path(args.out) if args.out else Path("build")
     for game in games(args.games):
         result = build_printshop(game, out_folder(out, game), args.layouts, ProgressBar(game.name), args.color)
-        combined.extend(result.report)
+        combined.extend_once(result.report)
         if result.report.has_errors():
             print(f"{game}: print-shop build failed; previous output left untouched", file=sys.stderr)
             continue
@@ -227,7 +248,7 @@ def run_errata(args) -> int:
                                   ProgressBar(game.name), args.flip, offset(args.back_offset), args.imposition)
         except VersionError as exc:
             raise UsageError(str(exc)) from None
-        combined.extend(result.report)
+        combined.extend_once(result.report)
         if result.report.has_errors():
             print(f"{game}: errata build failed; previous output left untouched", file=sys.stderr)
             continue

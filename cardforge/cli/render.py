@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from ..diagnostics import Report
-from .common import EXIT_CONTENT, EXIT_OK, LAYOUTS_HELP, UsageError, emit, games, prepared
+from .common import EXIT_CONTENT, EXIT_OK, LANG_ONE_HELP, LAYOUTS_HELP, UsageError, emit, games, one_language, prepared
 
 SCREEN_DPI = 96  # --zoom 1: the size a browser shows at 100 %
 
@@ -33,6 +33,7 @@ def add(sub) -> None:
     r.add_argument("--view", choices=("protan", "deutan", "tritan", "grey"), default=None,
                    help="the face as a viewer with protanopia, deuteranopia or tritanopia, or a black-and-white "
                         "printer (grey), would see it (access/vision.py)")
+    r.add_argument("--lang", metavar="LANG", help=LANG_ONE_HELP)
     r.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
     r.add_argument("--out", type=Path, help="the PNG to write (default: <CARD>-<side>.png in the current folder; "
                    "build/render/ in the game's own folder)")
@@ -58,7 +59,7 @@ def run(args) -> int:
     if args.proof and args.outline:
         raise UsageError("--outline draws over the RGB face; leave it out of a soft proof")
     report = Report()
-    prep = prepared(game_dir, args.layouts, report)
+    prep = prepared(game_dir, args.layouts, report, one_language(game_dir, args.lang))
     if prep is None:
         return EXIT_CONTENT
     piece = _piece(prep, args.piece, game_dir)
@@ -77,17 +78,17 @@ def run(args) -> int:
             return EXIT_CONTENT
         [png] = pngs
     else:
+        # drawn despite its errors: overflowing text set as far as it goes and marked in red
+        # (render/overset.py), a frame that cannot be drawn left out; the exit status still says so
         [png] = face_images(prep, [face], report, dpi, args.bleed, args.outline)
     emit(report, "text")
-    if report.has_errors():
-        print(f"{game_dir}: '{piece.id}' not rendered", file=sys.stderr)
-        return EXIT_CONTENT
     seen = ""
     if args.view:
         from ..access.vision import VIEW_NAMES, simulate_png  # numpy: imported only for a simulated view
         png = simulate_png(png, args.view)
         seen = f", as {VIEW_NAMES[args.view]} sees it"
-    out = args.out or Path(f"{piece.id}-{args.side}{'-' + args.view if args.view else ''}.png")
+    out = args.out or Path(f"{piece.id}-{args.side}{'-' + args.lang if args.lang else ''}"
+                           f"{'-' + args.view if args.view else ''}.png")
     if args.out is None and game_dir.resolve() == Path.cwd().resolve():
         out = Path("build") / "render" / out  # not among the game's own files, which check reads
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -95,8 +96,18 @@ def run(args) -> int:
     tmp.write_bytes(png)
     tmp.replace(out)
     print(f"wrote {out} ({dpi:g} dpi{', outlined' if args.outline else ''}"
-          f"{', soft proof' if args.proof else ''}{seen})", file=sys.stderr)
-    return EXIT_OK
+          f"{', soft proof' if args.proof else ''}{seen})"
+          f"{_with_errors(report)}", file=sys.stderr)
+    return EXIT_CONTENT if report.has_errors() else EXIT_OK
+
+
+def _with_errors(report: Report) -> str:
+    """What the picture of a face with errors shows of them."""
+    if not report.has_errors():
+        return ""
+    if any(d.code == "E-TEXT-OVERFLOW" for d in report.errors):
+        return ", with the text that does not fit marked in red"
+    return ", with the errors above"
 
 
 def _proof(prep, face, report: Report, dpi: float, bleed: bool) -> list[bytes]:

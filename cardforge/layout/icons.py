@@ -91,10 +91,15 @@ def token_name(stem: str) -> str:
 
 
 class IconLibrary:
-    """Icon names -> SVG sources, searched in order: given folders, then the built-ins."""
+    """Icon names -> SVG sources, searched in order: the library icons the game names (game.yaml
+    `icons:`, layout/iconsets.py), the given folders, then the built-ins."""
 
-    def __init__(self, folders: list[Path]):
-        self.sources: dict[str, Path | str] = {}
+    def __init__(self, folders: list[Path], library: dict | None = None):
+        # name -> LibraryIcon, credited in the kit; a name whose icon is unknown (an error already
+        # reported at game.yaml) is drawn as an empty box, and its uses are not reported again
+        self.library = {name: icon for name, icon in (library or {}).items() if icon is not None}
+        self.sources: dict[str, Path | str] = {name: icon.svg() if icon is not None else BUILTIN_ICONS["box"]
+                                               for name, icon in (library or {}).items()}
         for folder in folders:
             if folder.is_dir():
                 for path in sorted(folder.glob("*.svg")):

@@ -381,3 +381,26 @@ def _defines(source: tuple[Document, str], key: str) -> bool:
 
 def _mm(points: float) -> str:
     return f"{round(points / (72 / 25.4), 1):g}"
+
+
+def overlapping_text(frames: list[Frame], records: list[dict]) -> list[tuple[Frame, Frame, float, float]]:
+    """Pairs of text frames, each with a `when:`, that both print text on one face and overlap
+    (drawn over each other's words), with the overlap's width and height in points.  Frames with
+    conditions at one place are meant to take turns (a cost, or "FREE"); where both conditions hold,
+    which is known only face by face, their texts collide.  An unconditional frame over another is
+    the same on every card, for the designer to see in any proof."""
+    by_name = {frame.name: frame for frame in frames}
+    printed = [(record, by_name[record["name"]]) for record in records
+               if record.get("type") in ("text", "field") and record.get("name") in by_name
+               and str(record.get("text") or "").strip()]
+    found = []
+    for i, (first_record, first) in enumerate(printed):
+        for second_record, second in printed[i + 1:]:
+            if first is second or "when" not in first.props or "when" not in second.props:
+                continue
+            (ax, ay, aw, ah), (bx, by, bw, bh) = first_record["box"], second_record["box"]
+            w = min(ax + aw, bx + bw) - max(ax, bx)
+            h = min(ay + ah, by + bh) - max(ay, by)
+            if w > EDGE_TOLERANCE and h > EDGE_TOLERANCE:
+                found.append((first, second, w, h))
+    return found

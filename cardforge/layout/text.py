@@ -104,7 +104,7 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
     icons: dict[str, int] = {}
     missing: dict[str, list[str]] = {}
     newlines = 0
-    cjk = _CJK.search(markup) is not None  # Chinese or Japanese: lines may break inside words
+    cjk = not markup.isascii()  # lines may break inside words of some scripts (Chinese, Japanese): _cjk_split
 
     def font_now() -> str:
         style = "bold_italic" if bold and italic else "bold" if bold else "italic" if italic else "regular"
@@ -148,8 +148,7 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
         line = paragraphs[0][0]
         if cjk:
             for word in words:
-                width = _width(word, font)
-                line.extend(_cjk_split(Word([Frag("text", word, font, width)], width, space)))
+                line.extend(_cjk_split(_plain_word(word, font, space)))
         else:
             line.extend([_plain_word(word, font, space) for word in words])
         if missing_chars is not None and words:
@@ -190,32 +189,71 @@ def parse(markup: str, family: Family, base_style: str, is_icon, uppercase: bool
     return RichText(paragraphs, _space(family.face("regular")), _plain_text("".join(plain).strip()), icons, missing)
 
 
-# Chinese and Japanese are written without spaces: a line may break between any two of their
-# characters (and beside them), but not before closing punctuation or after opening punctuation
-# (the simple rule of line breaking, kinsoku).  Korean is written with spaces, like Latin.
-_CJK = re.compile(r"[\u2E80-\u2FFF\u3000-\u30FF\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF\uFF00-\uFF60]")
-_NO_BREAK_BEFORE = set("、。，．：；？！）」』】〉》〕］｝〙〗ー・…‥ゝゞヽヾぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ,.:;!?)]}%")
-_NO_BREAK_AFTER = set("（「『【〈《〔［｛〘〖([{")
+# Where a line may break inside a word: Unicode's line breaking algorithm (UAX #14, through the Rust
+# crate unicode-linebreak of unicode-segmentation-rs), with its East Asian rules: never before closing
+# punctuation, a closing quote, a small kana or a prolonged sound mark, never after opening punctuation
+# or an opening quote.  It is applied to the words that hold a character of a script written without
+# spaces (wide or fullwidth: Chinese, Japanese, Yi, fullwidth forms); the words of scripts written
+# with spaces break only at their spaces, as before (Latin, Greek, Cyrillic, and Korean kept whole
+# like CSS's word-break: keep-all), so a hyphen or a slash does not start a new line in an English card.
+_OBJECT = "\ufffc"  # an inline icon, to the algorithm: an object with break opportunities on both sides
+_BREAKS_KEPT = 20_000
+_BREAKS: dict[str, tuple[int, ...]] = {}
+
+
+def _needs_breaks(text: str) -> bool:
+    """Whether `text` (not ASCII) holds a character of a script that breaks between characters."""
+    from unicodedata import east_asian_width
+    return any(not ch.isascii() and east_asian_width(ch) in "WF" and not _HANGUL.match(ch) for ch in text)
+
+
+_HANGUL = re.compile(r"[\u1100-\u11FF\u3130-\u318F\uA960-\uA97F\uAC00-\uD7FF]")
+
+
+def _break_offsets(text: str) -> tuple[int, ...]:
+    """The offsets inside `text` (one word, no spaces) before which a line may break: UAX #14's
+    opportunities, or none for a word of a script written with spaces.  Cached: card texts repeat."""
+    found = _BREAKS.get(text)
+    if found is None:
+        if len(_BREAKS) > _BREAKS_KEPT:
+            _BREAKS.clear()
+        if text.isascii() or not _needs_breaks(text):
+            found = ()
+        else:
+            from unicode_segmentation_rs import line_breaks
+            at_byte, offsets, size = 0, {}, 0  # the library counts in UTF-8 bytes
+            for index, ch in enumerate(text):
+                offsets[at_byte] = index
+                at_byte += len(ch.encode("utf-8"))
+            size = at_byte
+            found = tuple(offsets[b] for b, _mandatory in line_breaks(text) if 0 < b < size)
+        _BREAKS[text] = found
+    return found
 
 
 def _cjk_split(word: Word) -> list[Word]:
-    """A word holding Chinese or Japanese text cut where its lines may break, its parts joined."""
-    if not any(f.kind == "text" and _CJK.search(f.value) for f in word.frags):
+    """A word cut where its lines may break (UAX #14), its parts joined (no space between them)."""
+    if not any(f.kind == "text" and not f.value.isascii() for f in word.frags):
         return [word]
-    units = [(f, ch) for f in word.frags for ch in (f.value if f.kind == "text" else [None])]
+    offsets = _break_offsets("".join(f.value if f.kind == "text" else _OBJECT for f in word.frags))
+    if not offsets:
+        return [word]
+    cuts = set(offsets)
     parts: list[list[Frag]] = [[]]
-    previous = None
-    for frag, ch in units:
-        if previous is not None and _may_break(previous, ch):
-            parts.append([])
-        part = parts[-1]
-        if ch is None:
-            part.append(frag)
-        elif part and part[-1].kind == "text" and part[-1].font == frag.font:
-            part[-1] = Frag("text", part[-1].value + ch, frag.font, 0.0)
-        else:
-            part.append(Frag("text", ch, frag.font, 0.0))
-        previous = ch if ch is not None else ""
+    at = 0
+    for frag in word.frags:
+        units = frag.value if frag.kind == "text" else [None]
+        for ch in units:
+            if at in cuts:
+                parts.append([])
+            part = parts[-1]
+            if ch is None:
+                part.append(frag)
+            elif part and part[-1].kind == "text" and part[-1].font == frag.font:
+                part[-1] = Frag("text", part[-1].value + ch, frag.font, 0.0)
+            else:
+                part.append(Frag("text", ch, frag.font, 0.0))
+            at += 1
     words = []
     for part in parts:
         for frag in part:
@@ -224,14 +262,6 @@ def _cjk_split(word: Word) -> list[Word]:
         words.append(Word(part, sum(f.width1 for f in part), 0.0, joined=True))
     words[-1].space1, words[-1].joined = word.space1, False
     return words
-
-
-def _may_break(before: str, after: str | None) -> bool:
-    """Between two characters ("" for an icon, None after it) of one word."""
-    after = after or ""
-    if not (_CJK.match(before[-1:]) or _CJK.match(after[:1])):
-        return False
-    return after[:1] not in _NO_BREAK_BEFORE and before[-1:] not in _NO_BREAK_AFTER
 
 
 def _plain_text(text: str) -> str:
@@ -247,6 +277,26 @@ def _plain_text(text: str) -> str:
 class Line:
     words: list[Word]
     width1: float  # at 1 pt, spaces included
+    indent1: float = 0.0  # at 1 pt: a list item's lines after its first start under its text
+
+
+# A hard line that starts with a bullet or a number ("• ", "3. ", "b) ") is a list item (an HTML <li>
+# becomes one, layout/markup.py): its next lines hang under its text, not under the marker.
+_BULLETS = frozenset("•◦▪‣–-")
+_NUMBER_MARKER = re.compile(r"(?:\d{1,3}|[a-z])[.)]")
+
+
+def _hanging_indent(hard_line: list[Word]) -> float:
+    """The indent (at 1 pt) of a list item's lines after its first; 0 for a line that is no item."""
+    if len(hard_line) < 2:
+        return 0.0
+    first = hard_line[0]
+    if first.joined or len(first.frags) != 1 or first.frags[0].kind != "text":
+        return 0.0
+    value = first.frags[0].value
+    if value in _BULLETS or _NUMBER_MARKER.fullmatch(value):
+        return first.width1 + first.space1
+    return 0.0
 
 
 @dataclass
@@ -262,12 +312,21 @@ class Fitted:
 
 @dataclass
 class Overflow:
+    """Text that does not fit even at its minimum size: what is set as far as it goes (`kept`, the
+    lines that fit the frame's height, a word wider than the frame on a line of its own), the lines
+    cut off (`cut`: none when only a word's width is at fault) and their words as plain text, so
+    that a preview can draw the text, mark the overflow and show what did not fit."""
     size: float
     message: str
+    kept: Fitted | None = None
+    cut: Fitted | None = None
+    cut_text: str = ""
+    kept_text: str = ""
 
 
-def _break(rich: RichText, size: float, width: float) -> tuple[list[list[Line]], Word | None]:
-    """Greedy line breaking at `size`. Returns the lines and a word too wide for any line."""
+def _break(rich: RichText, size: float, width: float, loose: bool = False) -> tuple[list[list[Line]], Word | None]:
+    """Greedy line breaking at `size`. Returns the lines and a word too wide for any line (with
+    `loose`, such a word is set on a line of its own and breaking goes on)."""
     max1 = width / size
     out: list[list[Line]] = []
     for paragraph in rich.paragraphs:
@@ -275,17 +334,22 @@ def _break(rich: RichText, size: float, width: float) -> tuple[list[list[Line]],
         for hard_line in paragraph:
             line: list[Word] = []
             used = 0.0
+            hang = _hanging_indent(hard_line) if hard_line and len(hard_line[0].frags) == 1 else 0.0
+            indent, room = 0.0, max1
             for word in hard_line:
-                if word.width1 > max1 + 1e-9:
+                if word.width1 > room + 1e-9 and not loose:
                     return out, word
                 extra = word.width1 + (line[-1].space1 if line else 0.0)
-                if line and used + extra > max1 + 1e-9:
-                    lines.append(Line(line, used))
+                if line and used + extra > room + 1e-9:
+                    lines.append(Line(line, used, indent))
+                    indent, room = hang, max1 - hang
+                    if word.width1 > room + 1e-9 and not loose:
+                        return out, word
                     line, used = [word], word.width1
                 else:
                     line.append(word)
                     used += extra
-            lines.append(Line(line, used))
+            lines.append(Line(line, used, indent))
         out.append(lines)
     return out, None
 
@@ -316,7 +380,7 @@ def fit(rich: RichText, width: float, height: float, size: float, min_size: floa
     # Fitting gets easier as the size drops, so bisect for the first size that fits.
     lo, hi = 0, len(candidates) - 1
     if attempt(hi) is None:
-        return Overflow(min_size, _overflow_message(rich, width, height, min_size, leading))
+        return _overset(rich, width, height, min_size, leading)
     while lo < hi:
         mid = (lo + hi) // 2
         if attempt(mid) is not None:
@@ -326,7 +390,40 @@ def fit(rich: RichText, width: float, height: float, size: float, min_size: floa
     return attempt(lo)
 
 
-def _overflow_message(rich: RichText, width: float, height: float, size: float, leading: float) -> str:
+CUT_QUOTED = 60  # characters of the words cut off, quoted in the diagnostic
+
+
+def _overset(rich: RichText, width: float, height: float, size: float, leading: float) -> Overflow:
+    """The overflow at the minimum size: the lines that fit the height, the lines cut off, and the
+    diagnostic's message, which quotes the words that did not fit."""
+    paragraphs, _ = _break(rich, size, width, loose=True)
+    kept: list[list[Line]] = []
+    cut: list[list[Line]] = []
+    for paragraph in paragraphs:
+        for line in paragraph:
+            if not cut:
+                trial = kept + [[line]] if not kept or line is paragraph[0] else kept[:-1] + [kept[-1] + [line]]
+                if _height(trial, size, leading) <= height + 0.01:
+                    kept = trial
+                    continue
+            if not cut or line is paragraph[0]:
+                cut.append([])
+            cut[-1].append(line)
+    lines_kept = Fitted(size, size * leading, kept, _height(kept, size, leading) if kept else 0.0)
+    lines_cut = Fitted(size, size * leading, cut, _height(cut, size, leading)) if cut else None
+    cut_text = " ".join(_line_text(line) for paragraph in cut for line in paragraph)
+    kept_text = " ".join(_line_text(line) for paragraph in kept for line in paragraph)
+    message = _overflow_message(rich, width, height, size, leading, sum(len(p) for p in cut), cut_text)
+    return Overflow(size, message, lines_kept, lines_cut, cut_text, kept_text)
+
+
+def _line_text(line: Line) -> str:
+    return "".join("".join(f.value if f.kind == "text" else f":{f.value}:" for f in word.frags)
+                   + ("" if word.joined else " ") for word in line.words).rstrip(" ")
+
+
+def _overflow_message(rich: RichText, width: float, height: float, size: float, leading: float,
+                      lost: int, cut_text: str) -> str:
     paragraphs, too_wide = _break(rich, size, width)
     if too_wide is not None:
         text = "".join(f.value if f.kind == "text" else f":{f.value}:" for f in too_wide.frags)
@@ -335,10 +432,11 @@ def _overflow_message(rich: RichText, width: float, height: float, size: float, 
                 f"({mm(width):.1f} mm) even at the minimum size {size:g} pt")
     needed = _height(paragraphs, size, leading)
     lines = sum(len(p) for p in paragraphs)
-    lost = max(1, lines - int(height // (size * leading + 1e-9)))
+    quoted = cut_text if len(cut_text) <= CUT_QUOTED else (cut_text[:CUT_QUOTED].rsplit(" ", 1)[0] or
+                                                          cut_text[:CUT_QUOTED]) + "…"  # whole words
     return (f"text needs {lines} lines ({mm(needed):.1f} mm) at the minimum size {size:g} pt "
             f"but the frame is {mm(height):.1f} mm high: {mm(needed - height):.1f} mm "
-            f"({lost} line{'s' if lost != 1 else ''}) did not fit")
+            f"({lost} line{'s' if lost != 1 else ''}) did not fit, from '{quoted}'")
 
 
 def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: float, height: float,
@@ -372,8 +470,9 @@ def draw(canvas, fitted: Fitted, rich: RichText, x: float, top: float, width: fl
         if p_index:
             baseline -= PARAGRAPH_GAP * size
         for line in paragraph:
-            line_width = line.width1 * size
+            line_width = (line.width1 + line.indent1) * size
             cursor = x + (width - line_width if align == "right" else (width - line_width) / 2 if align == "center" else 0)
+            cursor += line.indent1 * size
             font = _one_font(line.words)
             if font is not None:  # words of one font, spaced: one run, as the loop below would draw it
                 joined = " ".join([word.frags[0].value for word in line.words])

@@ -27,10 +27,10 @@ from .pages import MODES, PAPERS, Page, PrintOptions, count_faces, cover_page, p
 from .dryrun import lay_out_despite
 from .pdf import Progress, Writer
 from .lock import OutputLock
-from .pdfcopy import Unsupported, copy_pages, open_kit, same_pages
+from .pdfcopy import Unsupported, copy_pages, open_kit, replace_pages, same_pages
 from .replace import Replacement
 from .guide import guide_pages
-from .ink import page_coverage
+from .ink import KitInk, page_coverage, print_ink
 from .sheets import duplex_pages, lower_bound
 
 
@@ -101,7 +101,7 @@ class _Counter:
 
 def ordered_pages(prep: Prepared, options: PrintOptions, sections, kit: bool,
                   opening: Callable[[Callable[[], list[Page]]], list[Page]] | None = None,
-                  kit_name: str = "kit") -> list[tuple[str, list[Page]]]:
+                  kit_name: str = "kit", ink: KitInk | None = None) -> list[tuple[str, list[Page]]]:
     """The PDFs of one paper and their pages in print order: the kit (cover first), or one PDF per
     component.  In duplex, the sheet plan (sheets.py) keeps every sheet's front on an odd page.
     `opening` gives the pages before the components instead of the cover (the errata sheet's
@@ -113,7 +113,7 @@ def ordered_pages(prep: Prepared, options: PrintOptions, sections, kit: bool,
         if opening:  # an errata sheet opens with its changelog, not the kit's cover and guide
             first = opening(lambda: final)
         else:
-            first = [cover_page(prep, options.paper, lambda: final)] + guide_pages(prep, options, lambda: final)
+            first = [cover_page(prep, options.paper, lambda: final)] + guide_pages(prep, options, lambda: final, ink)
         final += order(first + [p for _, ps in sections for p in ps])
         return [(kit_name, final)]
     return [(section, order(pages)) for section, pages in sections]
@@ -139,9 +139,13 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
     title = lambda name: f"{prep.game.name} - {name}{', ink saver' if variant else ''} " \
                          f"({options.paper.upper()}, {options.mode})"  # noqa: E731
     staged: list[tuple[Path, Path]] = []
+    # build --only, --outline, --proof: a preview, written despite what drawing its faces reported
+    # (overflowing text set as far as it goes and marked in red, render/overset.py); a kit never is
+    preview = getattr(prep, "preview", False)
     verifier = Verifier(prep, report, fresh=True)
+    ink = KitInk()  # each page's ink, for the guide to print once the kit is drawn and measured
     try:
-        pdfs = ordered_pages(prep, options, sections, kit, opening, kit_name)
+        pdfs = ordered_pages(prep, options, sections, kit, opening, kit_name, ink)
         for index, (name, pages) in enumerate(pdfs):
             more = index < len(pdfs) - 1 or name == "kit"  # another PDF is read after this one
             target = final(name)
@@ -154,17 +158,25 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
                 manifest.header.update(lang=prep.game.lang)
             if variant:
                 manifest.header.update(ink_saver=True)
-            if name == "kit" and options.mode == "duplex":
+            if name in ("kit", "proof") and options.mode == "duplex":
                 manifest.header["sheets"] = lower_bound(prep, options.paper, pages, options.imposition == "gang")
             try:
+                if report.has_errors() and preview:  # its errors drawn: written unverified, and alone
+                    staged.append((tmp, target))
+                    staged += _stage_manifest(manifest, target, stage_dir)
+                    continue
                 if report.has_errors():
                     tmp.unlink(missing_ok=True)
                     return []
+                # ink.py: each page's ink; in the kit, the guide's page that prints it drawn again with it.
+                measured = print_ink(ink, pages, tmp, lambda page: getattr(page, "prints_ink", False),
+                                     _redraw(prep, title(name), len(pages)), stage_dir / (target.name + ".ink.tmp"),
+                                     _replace) if name == "kit" else None
                 # Read the PDF back before it may replace anything: its text, icons and fonts
                 # must be what the data produced (see cardforge/verify/).
                 kit = open_kit(tmp) if name == "kit" else None  # read once: verified, then cut into components
                 verifier.verify(tmp, manifest, shown_as=target, opened=kit)
-                for entry, coverage in zip(manifest.pages, page_coverage(tmp)):  # ink.py: each page's ink
+                for entry, coverage in zip(manifest.pages, measured or page_coverage(tmp)):
                     entry["ink"] = round(coverage, 4)
                 if more:
                     gc.collect()  # the PDF reader's objects form cycles; free them before the next PDF
@@ -192,6 +204,36 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
         return done
     finally:
         discard(staged)
+
+
+def _redraw(prep: Prepared, title: str, total: int) -> Callable[[list[Page], list[int], Path], bool]:
+    """Draws some pages of a kit of `total` pages again, with their numbers there, into a PDF of
+    their own (ink.print_ink); their diagnostics were the kit's.  False when that failed."""
+    def draw(pages: list[Page], numbers: list[int], target: Path) -> bool:
+        again = Report()
+        manifest = Writer(prep, target, title, again, None, 0).write(pages, numbers, total)
+        if manifest is not None:
+            manifest.close()
+        return not again.has_errors()
+    return draw
+
+
+def _replace(pdf: Path, indexes: list[int], drawn: Path) -> bool:
+    """The kit's pages `indexes` (0-based) replaced by the pages of `drawn`, in order, in place.
+    False, the kit untouched, where either cannot be read this way (the verifier, reading the kit
+    itself, reports a kit it cannot read)."""
+    kit, again = open_kit(pdf), open_kit(drawn)
+    if kit is None or again is None:
+        return False
+    spliced = pdf.with_name(pdf.name + ".spliced")
+    try:
+        replace_pages(kit, {index: (again, n) for n, index in enumerate(indexes)}, spliced)
+    except Unsupported:
+        spliced.unlink(missing_ok=True)
+        return False
+    del kit, again
+    os.replace(spliced, pdf)
+    return True
 
 
 def _ranges(pages: list[Page]) -> list[tuple[str, list[int]]]:

@@ -7,7 +7,9 @@ components.yaml list (frontend/components.py: the pieces, what the player brings
 are); the shipped layouts `guide-print`, `guide-assembly` and `guide-components` (layout/common/)
 draw it with the same renderer as the cards (docpage.py).  Between them sits the duplex alignment
 test (calibrate.py), to print first.  Page numbers are the PDF's own, the ones the player's viewer
-and every footer show, read when the pages are drawn, once the kit's order is final.
+and every footer show, read when the pages are drawn, once the kit's order is final.  The
+"cut and assemble" page ends with each page's ink coverage, known only once the kit is drawn: that
+page is drawn again with it and put in the kit's place (ink.print_ink).
 
 No page of the guide speaks to the designer: the counts against the rulebook go to the manifest
 (the guide's header record, `rulebook_counts`) and `cardforge check`, never onto paper."""
@@ -20,9 +22,11 @@ from ..units import MM
 from .calibrate import draw_back, draw_flip_diagrams, draw_front
 from .docpage import SIZE, layout_page
 from .impose import OVERLAP, paper_size, plan_tiles
+from .ink import percent
 
 if TYPE_CHECKING:
     from ..prepare import Prepared
+    from .ink import KitInk
     from .pages import Page, PrintOptions
     from .pdf import Writer
 
@@ -36,12 +40,14 @@ STOCK = {"cover": PLAIN, "guide": PLAIN, "references": PLAIN, "boards": LIGHT_CA
 DIAGRAM = (4 * MM, 4 * MM, 182 * MM, 50 * MM)  # the flip drawing's box in guide-print, from its bottom-left
 
 
-def guide_pages(prep: "Prepared", options: "PrintOptions", kit_pages: Callable[[], list["Page"]]) -> list["Page"]:
+def guide_pages(prep: "Prepared", options: "PrintOptions", kit_pages: Callable[[], list["Page"]],
+                ink: "KitInk | None" = None) -> list["Page"]:
     """The guide's pages: how to print (the back of the cover), the alignment test (one sheet),
-    then what to cut and assemble, and what the game needs (one sheet)."""
+    then what to cut and assemble with each page's ink (`ink`, once measured: output/ink.py), and
+    what the game needs (one sheet)."""
     from .pages import Page
     width, height = paper_size(options.paper)
-    model = _Model(prep, options, kit_pages)
+    model = _Model(prep, options, kit_pages, ink)
     name = model.tr("Print and assembly guide")
 
     def diagrams(writer: "Writer", x: float, y: float) -> None:
@@ -52,10 +58,12 @@ def guide_pages(prep: "Prepared", options: "PrintOptions", kit_pages: Callable[[
 
     def guide(label: str, layout: str) -> "Page":
         first = layout == LAYOUTS[0]
-        page = layout_page(options.paper, "guide", f"{name}: {model.tr(label)}", layout, model.data, name=name,
+        data = model.with_ink if layout == "guide-assembly" else model.data
+        page = layout_page(options.paper, "guide", f"{name}: {model.tr(label)}", layout, data, name=name,
                            header_key="guide" if first else None,
                            overlay=diagrams if first and options.mode == "duplex" else None)
         page.role = "guide"
+        page.prints_ink = layout == "guide-assembly"  # drawn again once the kit's ink is measured (ink.py)
         return page
     return [guide("how to print", "guide-print"),
             Page(width, height, "guide", model.tr("Duplex alignment test: front (print this sheet first)"),
@@ -92,8 +100,9 @@ def _ranges(numbers: list[int]) -> str:
 class _Model:
     """The data the guide's layouts draw, computed once the kit's page order is final."""
 
-    def __init__(self, prep: "Prepared", options: "PrintOptions", kit_pages: Callable[[], list["Page"]]):
-        self.prep, self.options, self.kit_pages = prep, options, kit_pages
+    def __init__(self, prep: "Prepared", options: "PrintOptions", kit_pages: Callable[[], list["Page"]],
+                 ink: "KitInk | None" = None):
+        self.prep, self.options, self.kit_pages, self.ink = prep, options, kit_pages, ink
         self._data: dict | None = None
         self.tr = translator(getattr(prep.game.overlay, "strings", None) or {})
 
@@ -101,6 +110,30 @@ class _Model:
         if self._data is None:
             self._data = self._build()
         return self._data
+
+    def with_ink(self) -> dict:
+        """The data and each page's ink coverage, as measured when the page is drawn (the kit is
+        drawn more than once: output/ink.py), never cached."""
+        return dict(self.data(), **self._ink())
+
+    def _ink(self) -> dict:
+        """Each page's ink, runs of pages with the same whole percent as one range: "1: 16 % · 3-4: 2 %"."""
+        coverage = self.ink.pages if self.ink is not None else None
+        if not coverage:
+            return {"ink_label": "", "ink_intro": "", "ink": ""}
+        runs: list[list] = []
+        for number, value in enumerate(coverage, start=1):
+            shown = percent(value)
+            if runs and runs[-1][2] == shown:
+                runs[-1][1] = number
+            else:
+                runs.append([number, number, shown])
+        entries = (f"{a}: {v}" if a == b else f"{a}-{b}: {v}" for a, b, v in runs)
+        listed = " · ".join(entry.replace(" ", "\u00a0") for entry in entries)  # lines break between entries only
+        mean = percent(sum(coverage) / len(coverage))
+        intro = self.tr("How much of each page your printer covers with ink (0 % is blank paper, 100 % solid black), "
+                        "by page number; the pages' mean is {mean}.", mean=mean)
+        return {"ink_label": self.tr("INK PER PAGE"), "ink_intro": intro, "ink": listed}
 
     def _build(self) -> dict:
         pages = list(enumerate(self.kit_pages(), start=1))

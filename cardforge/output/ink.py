@@ -10,13 +10,22 @@ figure is for comparing pages and kits, above all a kit with its ink-saver varia
 (`build --ink-saver`), not for buying cartridges.
 
 The manifest records each page's coverage (`pages[].ink`) and the mean over the PDF's pages
-(`ink`: mean, and how it was measured).  INK_DPI is coarse on purpose: a kit's mean is within
+(`ink`: mean, and how it was measured); the guide prints each page's (output/guide.py).  The
+guide comes first in the kit, but a page's ink is known only once the page is drawn: the kit is
+drawn once, the guide's ink page without figures, and measured; `print_ink` then draws that page
+again, with the figures, measures it, until the figures it prints are its own, and puts it in
+the kit in place of the first (output/pdfcopy.py copies the other pages as they are).  The
+manifest's figures are, page by page, what the same measure reads from the kit written
+(tests/test_guide_ink.py reads the guide's text back from the PDF).  INK_DPI is coarse on purpose: a kit's mean is within
 a point of what 150 dpi measures (Steel Rain's hairlines: 12.0 % against 11.4 %; at 18 dpi they
 would be drawn a pixel wide, 13.8 %), at a quarter of the time.
 """
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
+
+ROUNDS = 3  # the guide pages drawn again at most this often: in practice once
 
 INK_DPI = 50
 MEASURE = f"mean of naive CMY (C = 1 - R, M = 1 - G, Y = 1 - B) over the page rendered at {INK_DPI} dpi"
@@ -59,3 +68,41 @@ def percent(coverage: float) -> str:
     """A coverage as the guide prints it: whole percent, and under 1 % as '<1 %'."""
     value = round(coverage * 100)
     return "<1 %" if value < 1 and coverage > 0 else f"{value} %"
+
+
+class KitInk:
+    """Each page's ink coverage (0-1, in the kit's order) for the pages that print it, once
+    `print_ink` has measured the kit; None before."""
+
+    def __init__(self):
+        self.pages: list[float] | None = None
+
+
+def print_ink(ink: KitInk, pages: list, pdf: Path, prints: Callable[[object], bool],
+              draw: Callable[[list, list[int], Path], bool], scratch: Path,
+              replace: Callable[[Path, list[int], Path], bool]) -> list[float] | None:
+    """Each page's ink as `pdf` (the kit, just written) will print it, the pages that print the
+    figures (`prints`) drawn again with them and put in its place.
+
+    The kit's pages are measured; then the pages that print figures, drawn without them, are
+    drawn again with them (`draw(pages, their numbers, target)`: their numbers and footers those of
+    the kit) and measured, until each prints, as a whole percent, what is measured on it (once, in
+    practice; at most ROUNDS times); `replace(pdf, indexes, scratch)` then puts them in the kit.
+    None when a page could not be drawn again or put in (the kit keeps its pages without figures,
+    and the caller measures it as written)."""
+    ink.pages = page_coverage(pdf)
+    printing = [index for index, page in enumerate(pages) if prints(page)]
+    if not printing:
+        return ink.pages
+    try:
+        for _ in range(ROUNDS):
+            shown = [percent(ink.pages[i]) for i in printing]  # what those pages print this round
+            if not draw([pages[i] for i in printing], [i + 1 for i in printing], scratch):
+                return None
+            for index, coverage in zip(printing, page_coverage(scratch)):
+                ink.pages[index] = coverage
+            if [percent(ink.pages[i]) for i in printing] == shown:
+                break
+        return ink.pages if replace(pdf, printing, scratch) else None
+    finally:
+        scratch.unlink(missing_ok=True)

@@ -16,7 +16,8 @@ written), and files of their own (`<game>-kit-inksaver-a4.pdf`).  By default:
   contrast under PAPER_CONTRAST to white, as WCAG measures it), take that fill's colour, or ink
   where the fill was light too.  A colour chosen per card by a template is tested per card.  A
   decoration that was barely apart from its fill (a watermark: contrast under WATERMARK_CONTRAST)
-  becomes a pale tint, as faint on paper as it was on the fill.
+  becomes a pale tint, as faint on paper as it was on the fill.  A track that fills its own
+  spaces keeps its colours: its numbers and the lines between its spaces stand on those fills.
 
 A frame says otherwise with `ink_saver:` in its layout: `keep` (drawn as designed), `hide` (left
 out), or a mapping of the properties it takes instead (`{fill: none, stroke: navy}`), which
@@ -152,6 +153,12 @@ def _opaque(frame: Frame) -> bool:
     return frame.type == "shape" and frame.props.get("shape") != "line" and float(frame.props.get("opacity", 1)) >= 1
 
 
+def _own_fill(frame: Frame) -> bool:
+    """Whether a frame fills its own box (a track's spaces): what it draws on top stands on that."""
+    fill = _source(frame, "fill")
+    return fill is not None and str(fill).strip().lower() not in ("none", "transparent", "")
+
+
 def _covers(frame: Frame, layout: Layout) -> bool:
     return frame.width * frame.height >= BACKGROUND_SHARE * layout.width * layout.height
 
@@ -197,6 +204,8 @@ def _recoloured(frame: Frame, fill: Any, colors: dict) -> Frame:
     of its colours that would be faint on paper takes the fill's colour (or ink, where that is
     light too).  A repeat frame's cells' frames follow their own `ink_saver`, else the same."""
     changes = {}
+    if frame.type == "track" and _own_fill(frame):
+        fill = None  # its labels and the outlines between its spaces stand on its spaces' own fill, which stays
     for key in FOREGROUND_KEYS.get(frame.type, ()) if fill is not None else ():
         value = _source(frame, key)
         if key == "color" and value is None and frame.type in ("text", "field", "icon", "icon_row", "table"):

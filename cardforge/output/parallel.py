@@ -56,6 +56,8 @@ class Job:
     only: str | None = None  # --only: one deck, card, board or template (frontend/only.py)
     outline: bool = False  # --outline: frame boxes, safe zone, trim and bleed on every face (render/outline.py)
     ink_saver: bool = False  # --ink-saver: the kit for home printers, most of its ink left out (inksaver.py)
+    proof: bool = False  # --proof (and --only): the pieces' sheets alone, without cover, guide and alignment test
+    preview: bool = False  # --only, --outline, --proof: written despite the errors its faces show (build.py)
 
     @property
     def options(self) -> PrintOptions:
@@ -102,6 +104,7 @@ def run_job(index: int, job: Job) -> tuple[int, Report, list[tuple[Path, Path]]]
         from ..frontend.only import narrow
         narrow(prep.game, job.only)
     prep.outline = job.outline
+    prep.preview = job.preview
     if job.ink_saver:
         from .inksaver import apply_ink_saver
         apply_ink_saver(prep)
@@ -117,7 +120,11 @@ def run_job(index: int, job: Job) -> tuple[int, Report, list[tuple[Path, Path]]]
     if _progress_queue is not None:
         _progress_queue.put((index, 0, total))
     with drawing_gc():
-        staged = build_paper(prep, job.out_dir, job.options, report, progress, job.kit, job.stage_dir)
+        if job.proof:  # one PDF of the pieces' sheets: no cover, guide, alignment test or components page
+            staged = build_paper(prep, job.out_dir, job.options, report, progress, True, job.stage_dir,
+                                 opening=lambda final: [], kit_name="proof")
+        else:
+            staged = build_paper(prep, job.out_dir, job.options, report, progress, job.kit, job.stage_dir)
     return index, report, staged
 
 
@@ -245,10 +252,13 @@ def _commit_games(jobs: list[Job], outcomes, replacements: dict[Path, Replacemen
                 keys.add(key)
                 result.report.add(item)
         staged_by_game.setdefault(job.game_dir, []).extend(staged)
+    # a preview's folder is swapped despite errors its faces show, when each of its jobs wrote its PDFs
+    previews = {job.out_dir for job in jobs if job.preview}
     for folder, replacement in replacements.items():
         games = [game for game, out in folder_of.items() if out == folder]
         staged = [pair for game in games for pair in staged_by_game[game]]
-        if any(results[game].report.has_errors() for game in games):
+        whole = all(outcomes[index][1] for index, job in enumerate(jobs) if job.out_dir == folder)
+        if any(results[game].report.has_errors() for game in games) and not (folder in previews and whole):
             discard(staged)
             continue
         commit(staged, replacement)

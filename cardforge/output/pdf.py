@@ -44,28 +44,32 @@ class Writer:
         self.renderer.outline = prep.outline
         # `check` (no target) keeps no manifest at all; a build spools it beside its output.
         self.manifest = None if target is None else Manifest(
-            {"game": game.id, "title": title, "units": "mm, origin at the page's lower left"},
+            {"game": game.id, "title": title, "units": "mm, origin at the page's lower left",
+             "credits": list(game.data.get("credits") or []), **_library_icons(prep.icons)},
             spool_dir or Path(target).parent)
         self.done = 0
         self.written: dict = {}  # what a page draws the same on many sheets (layout/facecode.py written_once)
         self.tr = translator(getattr(game.overlay, "strings", None) or {})  # the footers' language
 
-    def write(self, pages: list[Page]) -> Manifest | None:
-        """Draw every page; the PDF is saved only when nothing went wrong."""
+    def write(self, pages: list[Page], numbers: list[int] | None = None, total: int | None = None) -> Manifest | None:
+        """Draw every page; the PDF is saved only when nothing went wrong (a preview, build --only,
+        --outline or --proof, is saved with the errors its faces show: output/build.py).  `numbers`
+        and `total`: the pages' numbers and page count in a longer PDF they are drawn again for
+        (output/ink.py)."""
         with expression_batch():  # the time limit's timer armed once, not twice per template
-            self._draw_pages(pages)
+            self._draw_pages(pages, numbers or list(range(1, len(pages) + 1)), total or len(pages))
         if self.manifest is not None:
             self.renderer.flush_kept()  # the faces drawn, for the other paper and the next build
-        if not self.report.has_errors() and self.manifest is not None:
+        if (not self.report.has_errors() or getattr(self.prep, "preview", False)) and self.manifest is not None:
             self.canvas.save()
             # The saved document (every page's drawing, the font subsets) and the renderer's caches
             # are freed before the PDF is read back: a 10,000-card build peaks lower.
             self.canvas = self.renderer = None
         return self.manifest
 
-    def _draw_pages(self, pages: list[Page]) -> None:
-        for number, page in enumerate(pages, start=1):
-            if number > 1:
+    def _draw_pages(self, pages: list[Page], numbers: list[int], total: int) -> None:
+        for index, (number, page) in enumerate(zip(numbers, pages)):
+            if index:
                 self.canvas.showPage()
                 _deflate_last_page(self.canvas)
             self.canvas.setPageSize((page.width, page.height))
@@ -78,7 +82,7 @@ class Writer:
             page.draw(self, number)
             # Footers give the page's number in this PDF, the one the player's viewer shows and
             # the guide and contents cite.
-            entry["scale_bar"] = _furniture(self, page, (number, len(pages))) if page.furniture else None
+            entry["scale_bar"] = _furniture(self, page, (number, total)) if page.furniture else None
 
     def face(self, section: str, layout: Layout, piece, side: str, copy: int, x: float, y: float, bleed: float,
              page: int, shape: str = "rect", annotate=None, **extra) -> None:
@@ -206,3 +210,10 @@ def _furniture(writer: Writer, page: Page, number: tuple[int, int]) -> list[floa
             bar = [round(mm(LEFT_FOOTER - y0), 3), round(mm(x0), 3), round(mm(x0 + 50 * MM), 3)]
     canvas.restoreState()
     return bar
+
+
+def _library_icons(icons) -> dict:
+    """The icon sets' icons the game uses, each with its author and licence (layout/iconsets.py)."""
+    from ..layout.iconsets import manifest_entries
+    library = getattr(icons, "library", None)
+    return {"library_icons": manifest_entries(library)} if library else {}

@@ -11,7 +11,8 @@ date and no random file id, so the same kit gives the same bytes.
 The kit is read once (`open_kit`, with the verifier's lean reader, verify/pdfobjects.py) for its
 check and all its components; the stored bytes of every stream are copied as they are, never
 decoded and compressed again.  A component's forms are pruned copies, made once per kit, so
-components that share forms share them pruned.
+components that share forms share them pruned.  The same copy writes the kit again with the
+guide's ink page, drawn once the kit's ink is measured, in place of the first (`replace_pages`).
 """
 from __future__ import annotations
 
@@ -34,23 +35,36 @@ def open_kit(source: Path) -> LeanReader | None:
 
 def copy_pages(reader: LeanReader, pages: range, target: Path, title: str) -> None:
     """Write pages `pages` (0-based) of the kit to `target` as a PDF of their own, titled `title`."""
+    write_pages([(reader, index) for index in pages], reader, target, title)
+
+
+def replace_pages(reader: LeanReader, replacements: dict[int, tuple[LeanReader, int]], target: Path) -> None:
+    """Write the kit to `target` with some of its pages (0-based) replaced by pages of other PDFs
+    (reader, 0-based page): the guide's page drawn again once the kit's ink is known (ink.py)."""
+    write_pages([replacements.get(index, (reader, index)) for index in range(len(reader.pages))], reader, target)
+
+
+def write_pages(pages: list[tuple[LeanReader, int]], kit: LeanReader, target: Path, title: str | None = None) -> None:
+    """Write `pages` (each a reader and its 0-based page) to `target`, with the kit's metadata
+    (its title, unless `title` is given)."""
     out = _Out()
     catalog, tree, info = out.new(), out.new(), out.new()
     kids = []
-    pruned: dict[int, Dict] = {}
-    for index in pages:
+    pruned: dict[int, dict[int, Dict]] = {}  # per reader: its forms, pruned, by their number there
+    for reader, index in pages:
         page = reader.pages[index]
         copy = Dict((k, v) for k, v in page.items() if k != "/Parent")
         copy["/Parent"] = tree
-        copy["/Resources"] = _used_resources(page, pruned)
+        copy["/Resources"] = _used_resources(page, pruned.setdefault(id(reader), {}))
         kids.append(out.add(copy))
     out.put(tree, Dict({"/Type": "/Pages", "/Count": len(kids), "/Kids": Array(kids)}))
     out.put(catalog, Dict({"/Type": "/Catalog", "/Pages": tree}))
-    kit_info = reader.trailer.get("/Info")
+    kit_info = kit.trailer.get("/Info")
     kit_info = kit_info.get_object() if kit_info is not None else None
-    metadata = Dict((k, v) for k, v in (kit_info or {}).items() if k in ("/Author", "/Creator", "/Producer"))
-    # A text string: PDFDocEncoding (ASCII here) or UTF-16BE with its byte order mark.
-    metadata["/Title"] = title.encode("ascii") if title.isascii() else b"\xfe\xff" + title.encode("utf-16-be")
+    metadata = Dict((k, v) for k, v in (kit_info or {}).items()
+                    if k in ("/Author", "/Creator", "/Producer") or (k == "/Title" and title is None))
+    if title is not None:  # a text string: PDFDocEncoding (ASCII here) or UTF-16BE with its byte order mark
+        metadata["/Title"] = title.encode("ascii") if title.isascii() else b"\xfe\xff" + title.encode("utf-16-be")
     out.put(info, metadata)
     with open(target, "wb") as fh:
         fh.write(out.file(catalog, info))

@@ -8,6 +8,7 @@ missing images) instead of drawing them wrong.
 """
 from __future__ import annotations
 
+import difflib
 from collections import OrderedDict
 from functools import partial
 from typing import Any, TYPE_CHECKING
@@ -20,17 +21,19 @@ from ..layout.icons import IconError, IconLibrary, IconPainter
 from ..layout.layouts import Frame, Layout
 from ..layout.repeat import placed
 from ..geometry import shape_path, track_cells
-from .facecache import face_memo, stored_call, stored_calls
+from .facecache import face_memo
+from .facesay import FIELD, FaceDiagnostics
 from .images import ImageFrames
 from .shapes import ShapeFrames
 from .versionmark import VersionMarks
+from .overset import Overset, draw_overset
 from .piece import Piece
 from .replay import Kept, FaceReplay, placed_box
 from ..layout.facecode import FaceCode, asked_versions, face_pieces, watch_versions
 from .table import RenderError, draw_table
-from ..frontend.model import Board, Card, Game
+from ..frontend.model import Card, Game
 from ..frontend.translations import translator
-from ..layout.templates import Expression, Template, TemplateFailure, truthy
+from ..layout.templates import Expression, Template, TemplateFailure, fields_read, truthy
 from ..units import MM, length as _length, mm
 from ..lazy import lazy_module
 
@@ -43,8 +46,6 @@ BASIC_COLORS = {"black": "#000000", "white": "#ffffff", "red": "#b3261e", "blue"
                 "green": "#2e7d32", "yellow": "#f2c230", "grey": "#808080", "gray": "#808080",
                 "none": "none"}
 EDGE = 0.01  # points: a frame edge this close to the trim edge "touches" it
-PIECE = "piece"  # a diagnostic's position: the piece being drawn (see CardRenderer._say)
-AT = "@"  # in a diagnostic's once-key: its position
 CACHE_LIMIT = 500  # parsed texts kept per PDF (a 40-word text parsed and fitted holds ~20 KB)
 
 
@@ -65,7 +66,7 @@ def rendered(piece: Piece, template: Template, ctx: dict, face_ctx: dict | None)
     return memo[key]
 
 
-class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
+class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks, FaceDiagnostics):
     """Draws faces of one game onto one canvas, with caches shared by all the faces it draws."""
 
     faces_drawn = 0  # in this process: lets a test prove that a build draws each face once
@@ -86,7 +87,7 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         self._shape_code: dict[tuple, tuple] = {}  # render/shapes.py
         self._game_data = game.template_data()
         self._boards = {board.id: board.data for board in game.boards}  # every board's data, by id
-        self._reported: set[tuple] = set()  # copies of a card share their problems: report once
+        self._reported: dict[tuple, Any] = {}  # copies of a card share their problems: report once
         self._piece, self._face_ctx = None, None  # the face being evaluated, and its context
         self._deck_sizes: dict[tuple, float] = {}  # fit: deck, per frame and deck
         self.outline = False  # --outline: frame boxes, safe zone, trim and bleed over each face (render/outline.py)
@@ -100,6 +101,10 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         self._memo = None  # the game's face keys and kept faces (render/facecache.py), once a face is kept
         self.last_kept: Kept | None = None  # what the face drawn last placed or kept (output/pdf.py)
         self._kept_chars = 0  # of the operators this document kept (replay.KEEP_BUDGET)
+        self._marked: list[RenderError] = []  # errors of the frame being drawn that it drew (overflow)
+        self._oversets: list[Overset] = []  # the face's overflowing frames, marked over it at the end
+        self._turn: tuple | None = None  # the rotated frame being drawn: its centre and angle
+        self._erred = False  # the face being drawn has an error (reported now or for an earlier copy)
 
     def context(self, piece: Piece, side: str, copy: int) -> dict[str, Any]:
         ctx = piece.context()
@@ -126,8 +131,11 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         if kept is not None:
             return self._replay(kept, x, y)
         before = self._accumulators() if local is not None else None
+        self._erred = False
         records, kept = self._draw_frames(layout, piece, side, ctx, x, y, bleed, shape)
-        if local is not None and before[2:] == self._accumulators()[2:] and kept is not None:
+        # a face with an error is never kept, even where its copies report it once: placed again (in
+        # the next build, from the disk cache) it would bring its drawing without its error
+        if local is not None and before[2:] == self._accumulators()[2:] and kept is not None and not self._erred:
             self._remember(local, kept)
             if kept_key is not None:
                 self._keep(kept_key, kept)
@@ -198,7 +206,7 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         c.restoreState()
         if self.outline:
             from .outline import draw_outline
-            draw_outline(c, layout, x, y, bleed, self.game.version_mark.safe)
+            draw_outline(c, layout, x, y, bleed, self.game.version_mark.safe, self.fonts.family("sans").face("regular"))
         return records, None if code.spoiled else kept
 
     def _frames_of(self, layout: Layout, piece: Piece, side: str, ctx: dict, x: float, y: float,
@@ -212,72 +220,38 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         clip = c.beginPath()
         shape_path(clip, shape, x, y, layout.width, layout.height, bleed)
         c.clipPath(clip, stroke=0, fill=0)
-        what = "board" if isinstance(piece, Board) else "card"
+        self._oversets = []
         for frame, frame_ctx in placed(layout.frames, ctx, self._holds, (RenderError,),
                                        partial(self._repeat_failed, layout, piece, side)):
+            self._marked = []
             try:
                 record = self._frame(frame, layout, piece, frame_ctx, x, y, bleed)
             except IconError as exc:
                 self._icon_error(exc, piece)
                 continue
             except RenderError as exc:
-                if exc.at is not None:  # the layout's own mistake: once, at the layout, for every card
-                    self._say(("at", AT, exc.message), "error", exc.code,
-                              f"frame '{frame.name}' of layout '{layout.name}', {exc.message}", exc.at, exc.help)
-                    continue
-                if isinstance(piece, Card) and piece.reads_invalid(t.source for t in frame.templates.values()):
-                    continue  # it follows from a field's schema error, reported already
-                self._say(("frame", piece.id, side, frame.name), "error", exc.code, f"{what} '{piece.id}' ({side}), "
-                          f"frame '{frame.name}' of layout '{layout.name}': {exc.message}", PIECE, exc.help, piece.id)
+                self._frame_error(exc, frame, layout, piece, side)
                 continue
+            finally:
+                self._turn = None
+            for exc in self._marked:  # drawn, and marked, but errors all the same: no kit is built with them
+                self._frame_error(exc, frame, layout, piece, side)
             if record is not None:
                 records.append(record)
+        self._warn_overlapping_text(layout, piece, side, records)
         if isinstance(piece, Card) and side == "front" and self.game.version_mark.show == "always":
             mark = self._version_mark(piece, layout, x, y, records)
             if mark is not None:
                 records.append(mark)
+        if not self.painter.measuring:
+            for overset in self._oversets:  # over every frame, so that no art hides them
+                draw_overset(c, overset, self.painter)
+        self._oversets = []
         c.restoreState()
         return records
 
-    def _icon_error(self, exc: IconError, piece: Piece) -> None:
-        """A broken icon file is reported once, at the file, however many faces use it."""
-        self._say(("icon", AT), "error", exc.code, exc.message, exc.position or PIECE, exc.help)
-
     def _holds(self, frame: Frame, ctx: dict) -> bool:
         return truthy(str(self._value(frame, "when", ctx)))
-
-    def _repeat_failed(self, layout: Layout, piece: Piece, side: str, frame: Frame, exc: Exception) -> None:
-        what = "board" if isinstance(piece, Board) else "card"
-        self._say(("frame", piece.id, side, frame.name), "error", getattr(exc, "code", "E-REPEAT"),
-                  f"{what} '{piece.id}' ({side}), repeat frame '{frame.name}' of layout '{layout.name}': {exc}", PIECE,
-                  getattr(exc, "help", None) or "check the rows and where they are placed", piece.id)
-
-    def _say(self, once: tuple, severity: str, code: str, message: str, at, help: str | None = None,
-             card: str | None = None) -> None:
-        """Report a problem once per `once` key (copies of a piece, faces of a layout share it; `AT` in
-        the key stands for the position).  `at` is a Position, PIECE (the piece being drawn) or
-        ("game", pointer): the last two are looked up when reported, so that a problem kept in the
-        disk cache (render/facecache.py) points at the line where the piece is now."""
-        if self._saying is not None:  # a face measured for the disk cache: everything it says, in order
-            self._saying.append(stored_call(once, severity, code, message, at, help, card))
-        if at == PIECE:
-            position = self._piece.pos()
-        elif isinstance(at, tuple):
-            position = self.game.doc.pos(at[1])
-        else:
-            position = at
-        key = tuple((str(position.path), position.line, position.col) if part == AT else part for part in once)
-        if key not in self._reported:
-            self._reported.add(key)
-            (self.report.error if severity == "error" else self.report.warning)(code, message, position, help=help,
-                                                                                card=card)
-
-    def _say_again(self, said: Any) -> bool:
-        """Report again what a face measured earlier said; False for an entry that is not one."""
-        calls = stored_calls(said)
-        for call in calls or ():
-            self._say(*call)
-        return calls is not None
 
     # -- frames ---------------------------------------------------------------------------
 
@@ -285,15 +259,6 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         """A frame's value written as a literal: a text the language's string table may translate."""
         value = frame.props.get(key) if template is None else template.source
         return self._strings.get(value, value) if key == "text" and isinstance(value, str) else value
-
-    def _translated_at(self, frame: Frame, key: str = "text"):
-        """Where the string table translates this frame's literal text (None: it does not): a
-        translation that overflows is the translation's mistake, reported at its line."""
-        template = frame.templates.get(key)
-        if template is not None and not template.is_constant:
-            return None
-        value = frame.props.get(key) if template is None else template.source
-        return self._string_at.get(value) if isinstance(value, str) else None
 
     def _value(self, frame: Frame, key: str, ctx: dict) -> Any:
         template = frame.templates.get(key)
@@ -326,6 +291,7 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         c.saveState()
         c.translate(fx + fw / 2, fy + fh / 2)
         c.rotate(-rotate)
+        self._turn = (fx + fw / 2, fy + fh / 2, rotate)
         try:
             draw(frame, layout, card, ctx, -w / 2, -h / 2, w, h, record)
         finally:
@@ -360,8 +326,10 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
                 except ValueError:
                     raise RenderError("E-COLOR", f"'{value}' is not a colour") from None
             else:
+                guess = difflib.get_close_matches(text, [*layout.colors, *BASIC_COLORS], n=1, cutoff=0.6)
                 raise RenderError("E-COLOR", f"unknown colour '{value}'",
-                                  help="use '#rrggbb' or a name from the layout's 'colors'")
+                                  help=(f"did you mean '{guess[0]}'? " if guess else "")
+                                  + "use '#rrggbb' or a name from the layout's 'colors'")
             self._color_cache[key] = result
         return self._color_cache[key]
 
@@ -373,8 +341,10 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         """Parsed rich text (cached); a character the font lacks is an error, never an empty box."""
         family = self.fonts.family(font)
         if family is None:
+            guess = difflib.get_close_matches(str(font), self.fonts.names(), n=1, cutoff=0.6)
             raise RenderError("E-FONT", f"unknown font '{font}'",
-                              help=f"known fonts: {', '.join(self.fonts.names())}")
+                              help=(f"did you mean '{guess[0]}'? " if guess else "")
+                              + f"known fonts: {', '.join(self.fonts.names())}")
         key = (markup, font, style, uppercase)
         rich = self._rich_cache.get(key)
         if rich is None:
@@ -408,14 +378,18 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
             size = min_size = max(min_size, self._deck_size(frame, layout, piece, ctx["side"], w, h))
         fitted = self._fit(rich, (markup, props["font"], props["style"], uppercase), w, h,
                            size, min_size, props["leading"])
+        valign = props["valign"]
         if isinstance(fitted, richtext.Overflow):
             at = self._translated_at(frame)
-            raise RenderError("E-TEXT-OVERFLOW", fitted.message, at=at,
-                              help="shorten the translation, or give the frame more room in this language "
-                              "(the layout's languages:)" if at is not None else
-                              "shorten the text, or give the frame more room or a smaller min_size")
+            self._marked.append(RenderError(
+                "E-TEXT-OVERFLOW", fitted.message, at=at, field=None if at is not None else
+                self._field_of(frame, fitted),
+                help="shorten the translation, or give the frame more room in this language "
+                "(the layout's languages:)" if at is not None else
+                "shorten the text, or give the frame more room or a smaller min_size"))
+            fitted, valign = self._overset(fitted, rich, x, y, w, h, props["align"]), "top"
         color_value = self._value(frame, "color", ctx)
-        lines = self._draw_fitted(fitted, rich, x, y + h, w, h, props["align"], props["valign"],
+        lines = self._draw_fitted(fitted, rich, x, y + h, w, h, props["align"], valign,
                                   self.color(color_value, layout), self._color_hex(color_value, layout))
         record.update(text=rich.plain, lines=lines, size=fitted.size)
         if rich.icons:
@@ -473,11 +447,35 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         fitted = self._fit(rich, (markup, props.get("font", "sans"), style, False), w, h, size, min_size,
                            props.get("leading", 1.15))
         if isinstance(fitted, richtext.Overflow):
-            raise RenderError("E-TEXT-OVERFLOW", f"'{markup}': {fitted.message}",
-                              help="give the frame more room or a smaller min_size")
+            self._marked.append(RenderError("E-TEXT-OVERFLOW", f"'{markup}': {fitted.message}",
+                                            help="give the frame more room or a smaller min_size"))
+            fitted, valign = self._overset(fitted, rich, x, y, w, h, align), "top"
         color = props.get("color", "black")
         return self._draw_fitted(fitted, rich, x, y + h, w, h, align, valign, self.color(color, layout),
                                  self._color_hex(color, layout))
+
+    def _overset(self, overflow: richtext.Overflow, rich: richtext.RichText, x: float, y: float, w: float, h: float,
+                 align: str) -> richtext.Fitted:
+        """Text that does not fit: the lines that do, to draw in the frame; the frame is marked, and the
+        lines cut off are shown, once the face is drawn (render/overset.py)."""
+        self._oversets.append(Overset(overflow, rich, (x, y, w, h), align, self._turn))
+        return overflow.kept
+
+    def _field_of(self, frame: Frame, overflow: richtext.Overflow) -> tuple | None:
+        """Where the words that did not fit are in the piece's own data: the field the frame's text
+        reads that holds them (else the first it reads), at the first word cut off."""
+        template = frame.templates.get("text")
+        if template is None or template.is_constant:
+            return None
+        data = self._piece.data
+        names = [name for name in fields_read(template.source) if isinstance(data.get(name), str)]
+        if not names:
+            return None
+        first = overflow.cut_text.split()[:1]
+        needle = first[0] if first else None
+        holding = [name for name in names if needle and needle in data[name]]
+        name = (holding or names)[0]
+        return (FIELD, name, needle, overflow.kept_text.count(needle) if needle else 0)
 
     def _draw_fitted(self, fitted, rich, x, top, w, h, align, valign, color, icon_color) -> list[str]:
         """Draw fitted text; on a measuring canvas only its inline icons are loaded (to prove they

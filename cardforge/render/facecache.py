@@ -301,12 +301,14 @@ def face_memo(game, fonts, icons) -> FaceMemo:
     return _latest[3]
 
 
-def stored_call(once: tuple, severity: str, code: str, message: str, at, help: str | None, card: str | None) -> list:
+def stored_call(once: tuple, severity: str, code: str, message: str, at, help: str | None, card: str | None,
+                side: str | None = None) -> list:
     """One diagnostic a face reported (CardRenderer._say), as JSON: a position in a file the key
-    describes (a layout, an icon, a string table) as it is; the piece, or a game.yaml pointer, as such."""
+    describes (a layout, an icon, a string table) as it is; the piece, a field of the piece, or a
+    game.yaml pointer, as such."""
     if isinstance(at, Position):
         at = ["at", str(at.path), at.line, at.col, at.cell, at.quote]
-    return [list(once), severity, code, message, at, help, card]
+    return [list(once), severity, code, message, at, help, card, side]
 
 
 def stored_calls(said: Any) -> list[tuple] | None:
@@ -316,16 +318,19 @@ def stored_calls(said: Any) -> list[tuple] | None:
         return None
     calls = []
     try:
-        for once, severity, code, message, at, help_, card in said:
+        for once, severity, code, message, at, help_, card, side in said:
             if isinstance(at, list) and at[:1] == ["at"] and len(at) == 6:
                 at = Position(Path(at[1]), *at[2:])
             elif isinstance(at, list) and len(at) == 2 and at[0] == "game":
+                at = tuple(at)
+            elif isinstance(at, list) and len(at) == 4 and at[0] == "field" and isinstance(at[1], str) \
+                    and isinstance(at[3], int):
                 at = tuple(at)
             elif at != "piece":
                 return None
             if not (isinstance(once, list) and severity in ("error", "warning") and isinstance(message, str)):
                 return None
-            calls.append((tuple(once), severity, code, message, at, help_, card))
+            calls.append((tuple(once), severity, code, message, at, help_, card, side))
     except (TypeError, ValueError):
         return None
     return calls

@@ -27,10 +27,11 @@ from ..units import length as _length, mm
 class RenderError(Exception):
     """A frame that cannot be drawn; reported, and the frame is skipped."""
 
-    def __init__(self, code: str, message: str, help: str | None = None, at=None):
+    def __init__(self, code: str, message: str, help: str | None = None, at=None, field: tuple | None = None):
         super().__init__(message)
         self.code, self.message, self.help = code, message, help
         self.at = at  # a Position in the layout, for a mistake of the layout's own (the same on every card)
+        self.field = field  # where in the piece's data it comes from (render/face.py _field_of): None, the piece
 
 
 def table_rows(props: dict, ctx: dict) -> list:

@@ -14,6 +14,7 @@ from ..diagnostics import Position, Report
 from ..frontend.model import Card, Game, safe_path
 from ..render.evaluate import FaceEvaluator
 from ..layout.icons import token_name
+from ..layout.iconsets import library_hint
 from ..layout.text import icon_names
 from ..layout.repeat import walk_frames
 from ..limits import read_bounded
@@ -83,7 +84,7 @@ def check_assets(game: Game, report: Report, icons, fonts, faces: dict, boards: 
                 else:
                     guess = icons.suggest(name)
                     report.error("E-UNKNOWN-ICON", f"{where}: unknown icon '{name}'", at, card=piece.id,
-                                 help=f"did you mean '{guess}'?" if guess else
+                                 help=f"did you mean '{guess}'?" if guess else library_hint(name) or
                                  "put an SVG file of that name in the game's icons/ folder")
             for name in frame.symbols:
                 if name in icons:
@@ -93,7 +94,8 @@ def check_assets(game: Game, report: Report, icons, fonts, faces: dict, boards: 
                     report.error("E-UNKNOWN-SYMBOL", f"{where}: ':{name}:' is not an icon, so it would be "
                                  "printed as text", refine(piece_pos(piece, frame.fields), f":{name}:"),
                                  card=piece.id, help=(f"did you mean ':{guess}:'? " if guess else "") +
-                                 "write \\: for a literal colon, or add icons/" + name + ".svg")
+                                 "write \\: for a literal colon, or add icons/" + name + ".svg"
+                                 + (f"; {library_hint(name)}" if library_hint(name) else ""))
             if frame.image is not None:
                 path = safe_path(game.root, frame.image)
                 if path is None:
@@ -112,7 +114,7 @@ def check_assets(game: Game, report: Report, icons, fonts, faces: dict, boards: 
         else:
             guess = icons.suggest(name)
             report.error("E-UNKNOWN-ICON", f"the cover's icons: unknown icon '{name}'", game.doc.pos(f"/cover/icons/{i}"),
-                         help=f"did you mean '{guess}'?" if guess else
+                         help=f"did you mean '{guess}'?" if guess else library_hint(name) or
                          "put an SVG file of that name in the game's icons/ folder")
     folder = game.root / "icons"
     if folder.is_dir():
@@ -220,6 +222,14 @@ def icons_named_in_layouts(layouts) -> set[str]:
 
 
 def check_unused_icons(game: Game, report: Report, used: AssetUse) -> None:
+    declared = game.data.get("icons") if isinstance(game.data, dict) else None  # library icons by name
+    for key, ref in (declared.items() if isinstance(declared, dict) else
+                     enumerate(declared) if isinstance(declared, list) else ()):
+        name = key if isinstance(key, str) else str(ref).partition(":")[2]
+        if isinstance(ref, str) and name not in used.icons:
+            report.warning("W-UNUSED-ICON", f"icon '{name}' ({ref}) is not drawn on any face nor named in a "
+                           "layout, yet the kit credits it", game.doc.pos(f"/icons/{key}"),
+                           help=f"use it in a layout or a card's text (:{name}:), or remove it from icons:")
     folder = game.root / "icons"
     if not folder.is_dir():
         return

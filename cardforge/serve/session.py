@@ -10,7 +10,12 @@ up to date after files changed:
 * each face gets a fingerprint of everything it is drawn from (its data, its layout's files,
   the game's own settings and tables, the icons and fonts), and only faces whose fingerprint
   changed are drawn and rasterised again;
-* while the content has errors the last good pictures stay, marked stale, beside the errors.
+* while the content has errors that stop it loading, the last good pictures stay, marked stale,
+  beside the errors; an error in drawing a face (text that does not fit) is drawn on that face
+  (render/overset.py), which is redrawn as usual and badged alone.
+
+A face's drawing errors are kept with its picture until it is drawn again (a face that did not
+change is not redrawn, and its overflow is still there); the loading errors are the last load's.
 """
 from __future__ import annotations
 
@@ -56,8 +61,9 @@ class Session:
     """A game folder, kept up to date for the preview and `watch`."""
 
     def __init__(self, game_dir: Path, layouts_dir: Path | None = None, dpi: float = PREVIEW_DPI,
-                 outline: bool = False):
+                 outline: bool = False, lang: str | None = None):
         self.game_dir, self.layouts_dir, self.dpi = Path(game_dir), layouts_dir, dpi
+        self.lang = lang  # `serve --lang de`: the game with that language's overlay merged in
         self.outline = outline  # `serve --outline`: frame boxes, safe zone, trim and bleed on every picture
         if load.file_memo is None:
             load.file_memo = load.FileMemo()
@@ -66,7 +72,9 @@ class Session:
         self.images: dict[str, bytes] = {}
         self._seen: dict[tuple, tuple[bytes, bytes]] = {}  # (("now"|"before", key), view) -> (picture, as seen)
         self.diagnostics: list[dict] = []
-        self.stale = False
+        self._drawn: dict[str, list[Diagnostic]] = {}  # face key -> what drawing it last reported
+        self._drawn_apart: list[tuple[Diagnostic, set[str]]] = []  # of no piece (a layout's): with the faces that said it
+        self.stale = False  # the pictures are the last good ones: the content no longer loads
         self.version = 0
         self.faces_drawn = 0  # faces drawn and rasterised since the session began (a test hook)
         self.game_name = self.game_dir.name
@@ -79,7 +87,7 @@ class Session:
         """Reload, recheck, redraw what changed. Returns the keys of the faces drawn again."""
         report = Report()
         try:
-            prep = prepare(self.game_dir, report, self.layouts_dir)
+            prep = prepare(self.game_dir, report, self.layouts_dir, lang=self.lang)
         except ContentError:
             prep = None
         except Exception as exc:  # noqa: BLE001 - a bug must not take the preview down; show it
@@ -112,24 +120,39 @@ class Session:
             for key, view in wanted.items():
                 if key not in changed:
                     view.version = self.pieces[key].version
-                    view.problems = self.pieces[key].problems
             for key in set(self.images) - set(wanted):
                 del self.images[key]
-            items = report.items + draw_report.items
-            by_card = {}
-            for diag in items:
-                if diag.card:
-                    by_card.setdefault(diag.card, []).append(self._diagnostic(diag))
+            self._keep_drawn(draw_report.items, changed, wanted)
+            drawn = [d for key in wanted for d in self._drawn.get(key, [])] + [d for d, _ in self._drawn_apart]
             for view in wanted.values():
-                if view.id in by_card:
-                    view.problems = by_card[view.id]
-                elif view.key in changed:
-                    view.problems = []
+                view.problems = []
+            for diag in report.items + drawn:
+                face = _face_of(diag, wanted)
+                if face is not None:
+                    wanted[face].problems.append(self._diagnostic(diag))
             self.pieces = wanted
-            self.diagnostics = [self._diagnostic(d) for d in items]
-            self.stale = any(d.severity == "error" for d in items)
+            self.diagnostics = [self._diagnostic(d) for d in report.items + drawn]
+            self.stale = False  # every face that changed was drawn again: the pictures are current
             self.version += 1
         return changed
+
+    def _keep_drawn(self, items: list[Diagnostic], changed: list[str], wanted: dict[str, "PieceView"]) -> None:
+        """Remember what drawing the faces in `changed` reported, each face's own with it; a
+        problem of no piece (a layout's) until every face that reported it is drawn again."""
+        redrawn = set(changed)
+        for key in redrawn:
+            self._drawn.pop(key, None)
+        apart = []
+        for diag in items:
+            face = _face_of(diag, wanted)
+            if face is not None:
+                self._drawn.setdefault(face, []).append(diag)
+            else:
+                apart.append((diag, set(redrawn)))
+        kept = [(diag, keys - redrawn) for diag, keys in self._drawn_apart if keys - redrawn]
+        self._drawn_apart = kept + apart
+        for key in set(self._drawn) - set(wanted):
+            del self._drawn[key]
 
     # -- what each face is made of -------------------------------------------------------
 
@@ -213,6 +236,18 @@ class Session:
                 self._seen = {k: v for k, v in self._seen.items() if v[0] is self.images.get(k[0][1])}
             self._seen[(key, view)] = (image, seen)
         return seen
+
+
+def _face_of(diag: Diagnostic, views: dict[str, PieceView]) -> str | None:
+    """The key of the face a diagnostic is about: the side it names, else the piece's first face
+    (a card's data is about its front); None for one about no piece."""
+    if not diag.card:
+        return None
+    for key in ((f"card/{diag.card}/{diag.side}",) if diag.side else ()) + \
+               (f"card/{diag.card}/front", f"card/{diag.card}/back", f"board/{diag.card}"):
+        if key in views:
+            return key
+    return None
 
 
 def _plain(data: Any) -> Any:
