@@ -39,6 +39,28 @@ class Diagnostic:
     pointer: str | None = None  # JSON pointer inside the document
     card: str | None = None  # card id it is about, if any
     side: str | None = None  # the face of that card it is on ("front", "back"), if it is on one
+    # A problem caused once (a layout's line, a configuration entry) that many pieces show: the
+    # pieces it affects, counted in the message, so that it is reported once at its cause.
+    affects: set | None = field(default=None, compare=False, repr=False)
+    base_message: str | None = field(default=None, compare=False, repr=False)
+
+    def affecting(self, pieces) -> "Diagnostic":
+        """Count `pieces` ((kind, id) pairs: ("card", "01001")) as affected; the message says how many."""
+        if self.affects is None:
+            self.affects, self.base_message = set(), self.message
+        self.affects.update(pieces)
+        kinds: dict[str, int] = {}
+        for kind, _ in self.affects:
+            kinds[kind] = kinds.get(kind, 0) + 1
+        counted = " and ".join(_plural(n, kind) for kind, n in sorted(kinds.items()))
+        self.message = f"{self.base_message} ({counted} affected)" if counted else self.base_message
+        return self
+
+    def identity(self) -> tuple:
+        """What makes two diagnostics the same problem: reported once however many runs find it."""
+        pos = self.position
+        where = (str(pos.path), pos.line, pos.col, pos.cell) if pos is not None else None
+        return self.severity, self.code, where, self.base_message or self.message
 
     def location(self, root: Path | None = None) -> str:
         if self.position is None:
@@ -193,6 +215,19 @@ class Report:
 
     def extend(self, other: "Report") -> None:
         self.items.extend(other.items)
+
+    def extend_once(self, other: "Report") -> None:
+        """`other`'s diagnostics that this report does not hold yet: a problem of a layout, of
+        game.yaml or of a source file that every language's run finds (`check --lang all`) is
+        reported once, with the pieces it affects in any of them."""
+        held = {d.identity(): d for d in self.items}
+        for diag in other.items:
+            same = held.get(diag.identity())
+            if same is None:
+                held[diag.identity()] = diag
+                self.items.append(diag)
+            elif diag.affects:
+                same.affecting(diag.affects)
 
     @property
     def errors(self) -> list[Diagnostic]:

@@ -130,9 +130,18 @@ def test_every_component_gets_its_own_pdf_and_the_kit_has_them_all(kit):
     manifest = load_manifest(kit / "parts-kit-a4.manifest.json")
     sections = [p["section"] for p in manifest["pages"]]
     assert sections[0] == "cover"
-    # Cover, the print and assembly guide, then cards, boards, tokens, references, in that order.
+    # Cover, the print and assembly guide, then cards, boards, references, in that order: the tokens,
+    # on card stock like the cards, fill the last card sheet rather than a sheet of their own.
     order = [s for i, s in enumerate(sections) if i == 0 or sections[i - 1] != s]
-    assert order == ["cover", "guide", "cards", "boards", "tokens", "references"]
+    assert order == ["cover", "guide", "cards", "boards", "references"]
+    tokens = load_manifest(kit / "parts-tokens-a4.manifest.json")
+    shared = {r["page"] for r in manifest["tokens"]}
+    assert shared and shared <= {r["page"] for r in manifest["cards"]}
+    # The tokens' PDF holds those sheets (both sides of each), every token in it.
+    sheets = sorted({n if n % 2 else n - 1 for n in shared})
+    assert [p["content"] for p in tokens["pages"]] == \
+        [manifest["pages"][n - 1 + side]["content"] for n in sheets for side in (0, 1)]
+    assert len(tokens["tokens"]) == len(manifest["tokens"]) and tokens["decks"] == ["discs", "chits"]
     contents = {c["name"]: c["page"] for c in manifest["contents"]}
     assert manifest["pages"][contents["Big board"] - 1]["content"].startswith("Big board")
     assert manifest["pages"][contents["Reference"] - 1]["content"] == "Reference"
@@ -399,5 +408,9 @@ def test_the_kit_is_read_back_once_for_its_check_and_every_component_cut_from_it
     components = sorted(p.name for p in result.outputs if p.suffix == ".pdf" and "-kit-" not in p.name)
     assert components == ["parts-boards-a4.pdf", "parts-cards-a4.pdf", "parts-guide-a4.pdf",
                           "parts-references-a4.pdf", "parts-tokens-a4.pdf"]
-    assert sorted(name for name in opened if "kit" in name) == ["parts-kit-a4.pdf.tmp"]  # once, not 1 + 2 per component
+    # Once to splice in the guide's page that prints each page's ink, drawn again with the figures
+    # (output/ink.py: the kit and that page), then once for the check and every component: not
+    # 1 + 2 per component.
+    assert sorted(name for name in opened if "kit" in name) == ["parts-kit-a4.pdf.ink.tmp", "parts-kit-a4.pdf.tmp",
+                                                                "parts-kit-a4.pdf.tmp"]
     assert len([name for name in opened if "kit" not in name]) == len(components)  # each copy read back once

@@ -78,7 +78,7 @@ CASES = {
         dict(layout_yaml=FRONT_LAYOUT.replace("card.title }}", "card.titel }}")),
         # the layout's mistake, so once at the template (not once per card); tests/test_layout_diagnostics.py
         f"content/tiny/layouts/front.yaml:2:{_col(FRONT_LAYOUT, 2, TITLE_TEMPLATE)}: error[E-LAYOUT-FIELD]: "
-        "frame 'title' of layout 'front', 'text': 'titel' is not a field of this deck's cards"),
+        "frame 'title' of layout 'front', 'text': 'titel' is not a field of this deck's cards (2 cards affected)"),
     "template-syntax": (
         dict(layout_yaml=FRONT_LAYOUT.replace("card.title }}", "card.title }")),
         "content/tiny/layouts/front.yaml:2:3: error[E-TEMPLATE]: frame 'title', 'text': "

@@ -21,7 +21,7 @@ def test_a_misspelt_field_is_one_error_at_the_layout_line_with_did_you_mean(tmp_
         assert result.returncode == 1, result.stderr
         assert headlines(result.stderr) == [
             f"{LAYOUT}:2:{column}: error[E-LAYOUT-FIELD]: frame 'title' of layout 'front', 'text': "
-            "'titel' is not a field of this deck's cards"], result.stderr
+            "'titel' is not a field of this deck's cards (2 cards affected)"], result.stderr
         assert "  = help: did you mean 'title'?" in result.stderr
         assert "dict object" not in result.stderr
         assert result.stderr.strip().splitlines()[-1] == "1 error, 0 warnings"
@@ -31,7 +31,7 @@ def test_a_field_far_from_any_lists_the_decks_fields(tmp_path):
     make_game(tmp_path, layout_yaml=FRONT_LAYOUT.replace("card.text }}", "card.zzz }}"))
     result = cardforge("check", "content/tiny", cwd=tmp_path)
     assert [h.split(": ", 1)[1] for h in headlines(result.stderr)] == [
-        "error[E-LAYOUT-FIELD]: frame 'text' of layout 'front', 'text': 'zzz' is not a field of this deck's cards"]
+        "error[E-LAYOUT-FIELD]: frame 'text' of layout 'front', 'text': 'zzz' is not a field of this deck's cards (2 cards affected)"]
     assert "  = help: its deck's fields are cost, id, text, title" in result.stderr, result.stderr
 
 
@@ -44,7 +44,7 @@ def test_an_inherited_template_is_reported_where_it_is_written(tmp_path):
     column = _col(base, 2, '"{{ card.titel')
     assert headlines(result.stderr) == [
         f"content/tiny/layouts/base.yaml:2:{column}: error[E-LAYOUT-FIELD]: "
-        "frame 'title' of layout 'front', 'text': 'titel' is not a field of this deck's cards"], result.stderr
+        "frame 'title' of layout 'front', 'text': 'titel' is not a field of this deck's cards (2 cards affected)"], result.stderr
 
 
 def test_is_defined_on_an_unknown_name_still_works(tmp_path):
@@ -61,7 +61,7 @@ def test_a_private_name_is_refused_as_an_unknown_field(tmp_path):
     result = cardforge("check", "content/tiny", cwd=tmp_path)
     assert result.returncode == 1
     assert [h.split(": ", 1)[1] for h in headlines(result.stderr)] == [
-        "error[E-LAYOUT-FIELD]: frame 'title' of layout 'front', 'text': '_secret' is not a field of this deck's cards"]
+        "error[E-LAYOUT-FIELD]: frame 'title' of layout 'front', 'text': '_secret' is not a field of this deck's cards (2 cards affected)"]
 
 
 COVER = "  badge: {type: shape, shape: ellipse, x: 40mm, y: 30mm, width: 10mm, height: 10mm, fill: black}\n"

@@ -28,7 +28,14 @@ def test_default_build_draws_each_face_once_per_paper(tmp_path):
     in_kits = sum(_faces(kit) for kit in kits)
     in_parts = sum(_faces(json.loads((tmp_path / f"bomber-boys-{section}-{paper}.manifest.json").read_text()))
                    for section in COMPONENTS for paper in ("a4", "letter"))
-    assert in_kits == in_parts > 0  # every face is in its kit and in its component file...
+    # Every face is in its kit and in its component file; a sheet shared by the cards and the tokens
+    # (its tokens fill the last card sheet) is in both components' files, with all of its faces.
+    shared = 0
+    for kit in kits:
+        both = {r["page"] for r in kit["cards"]} & {r["page"] for r in kit["tokens"]}
+        assert both, "Bomber Boys' tokens share its last card sheet"
+        shared += sum(1 for section in COMPONENTS for r in kit.get(section) or [] if r["page"] in both)
+    assert in_parts == in_kits + shared and in_kits > 0
     # ...and was drawn once, not once per file; the renderer also draws the guide's layout pages
     # (their data is the kit's, not a piece's, so they are in no component's face records).
     guide = sum(1 for kit in kits for p in kit["pages"] if p["content"].startswith("Print and assembly guide"))
@@ -47,14 +54,17 @@ def test_component_pdfs_are_the_kits_pages(tmp_path):
         part_path = tmp_path / f"bomber-boys-{section}-a4.pdf"
         part = PdfReader(str(part_path)).pages
         manifest = json.loads(part_path.with_suffix(".manifest.json").read_text())
-        kit_pages = [p["page"] for p in kit_manifest["pages"] if p["section"] == section]
+        # Its sheets: those of its own section, and a sheet another section leads that holds its pieces.
+        sheets = {(p["page"] - 1) // 2 for p in kit_manifest["pages"] if p["section"] == section} | \
+            {(r["page"] - 1) // 2 for r in kit_manifest[section]}
+        kit_pages = [p["page"] for p in kit_manifest["pages"] if (p["page"] - 1) // 2 in sheets]
         assert len(part) == len(kit_pages) == len(manifest["pages"])
-        offset = kit_pages[0] - 1
-        for number, page in enumerate(part, start=1):
-            assert page.get_contents().get_data() == kit[offset + number - 1].get_contents().get_data()
+        for page, number in zip(part, kit_pages):
+            assert page.get_contents().get_data() == kit[number - 1].get_contents().get_data()
         # The component's manifest numbers its own pages and keeps every record of the kit's.
         assert [p["page"] for p in manifest["pages"]] == list(range(1, len(part) + 1))
-        kit_records = [dict(r, page=r["page"] - offset) for r in kit_manifest[section]]
+        renumber = {number: i for i, number in enumerate(kit_pages, start=1)}
+        kit_records = [dict(r, page=renumber[r["page"]]) for r in kit_manifest[section]]
         assert manifest[section] == kit_records
         assert "contents" not in manifest
 

@@ -151,7 +151,7 @@ def run(args) -> int:
     label = found[0].name if len(found) == 1 else f"{len(found)} games"
     told: set[Path] = set()
     for result in build_all(jobs, ProgressBar(label), workers=args.jobs):
-        combined.extend(result.report)
+        combined.extend_once(result.report)
         if result.outputs:  # a preview is written despite the errors its faces show
             for path in result.outputs:
                 console.result(f"wrote {path}")
@@ -171,7 +171,7 @@ def run(args) -> int:
         from .check import access_report
         for game in found:
             for lang in languages_of(game, args.lang):
-                combined.extend(access_report(game, args.layouts, lang, args.ink_saver))
+                combined.extend_once(access_report(game, args.layouts, lang, args.ink_saver))
     emit(combined, args.format)
     return EXIT_CONTENT if combined.has_errors() else EXIT_OK
 
@@ -219,7 +219,7 @@ def run_printshop(args) -> int:
     out = Path(args.out) if args.out else Path("build")
     for game in games(args.games):
         result = build_printshop(game, out_folder(out, game), args.layouts, ProgressBar(game.name), args.color)
-        combined.extend(result.report)
+        combined.extend_once(result.report)
         if result.report.has_errors():
             print(f"{game}: print-shop build failed; previous output left untouched", file=sys.stderr)
             continue
@@ -249,7 +249,7 @@ def run_errata(args) -> int:
                                   ProgressBar(game.name), args.flip, offset(args.back_offset), args.imposition)
         except VersionError as exc:
             raise UsageError(str(exc)) from None
-        combined.extend(result.report)
+        combined.extend_once(result.report)
         if result.report.has_errors():
             print(f"{game}: errata build failed; previous output left untouched", file=sys.stderr)
             continue

@@ -93,7 +93,7 @@ def run(args) -> int:
                     check_access(prep, report)
             except ContentError as failure:
                 lay_out_despite(failure, report)
-            combined.extend(report)
+            combined.extend_once(report)
     emit(combined, args.format)
     if args.format == "text" and not combined.items:
         console.result("ok: no problems found")

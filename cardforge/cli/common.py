@@ -80,13 +80,31 @@ def emit(report: Report, fmt: str) -> None:
             console.diagnostics(report.format_text())
 
 
-def prepared(game: Path, layouts: Path | None, report: Report):
-    """The game through the front end, or None after printing its diagnostics (the command then
-    exits with EXIT_CONTENT)."""
+LANG_ONE_HELP = ("one language the game lists under 'languages:': its overlay from translations/LANG/ replaces "
+                 "the fields it translates (default: the source language)")
+
+
+def one_language(game: Path, lang: str | None) -> str | None:
+    """The one language `--lang` names for a command that shows one (render, export, serve), or a
+    usage error: 'all' and lists are for check and build."""
+    if lang is None:
+        return None
+    from ..frontend.translations import chosen_languages
+    if lang == "all" or "," in lang:
+        raise UsageError(f"--lang {lang}: this command shows one language at a time; name one, as in --lang de")
+    chosen = chosen_languages(game, lang)
+    if isinstance(chosen, str):
+        raise UsageError(chosen)
+    return chosen[0]
+
+
+def prepared(game: Path, layouts: Path | None, report: Report, lang: str | None = None):
+    """The game through the front end (in `lang`, one of its languages), or None after printing
+    its diagnostics (the command then exits with EXIT_CONTENT)."""
     from ..diagnostics import ContentError
     from ..prepare import prepare
     try:
-        return prepare(game, report, layouts)
+        return prepare(game, report, layouts, lang=lang)
     except ContentError:
         emit(report, "text")
         return None

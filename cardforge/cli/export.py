@@ -6,7 +6,8 @@ from pathlib import Path
 
 from . import console
 from ..diagnostics import ContentError, Report
-from .common import EXIT_CONTENT, EXIT_OK, GAME_HELP, LAYOUTS_HELP, ProgressBar, UsageError, emit, one_game, out_folder
+from .common import (EXIT_CONTENT, EXIT_OK, GAME_HELP, LANG_ONE_HELP, LAYOUTS_HELP, ProgressBar, UsageError, emit,
+                     one_game, one_language, out_folder)
 
 
 def add(sub) -> None:
@@ -19,6 +20,7 @@ def add(sub) -> None:
     e.add_argument("--deck", action="append", metavar="ID", help="only this deck (may be given more than once)")
     e.add_argument("--url-base", metavar="URL", help="tts: where the pictures will be uploaded "
                    "(default: file:// URLs of the output folder)")
+    e.add_argument("--lang", metavar="LANG", help=LANG_ONE_HELP)
     e.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
     e.add_argument("--out", help="output folder (default: build/<game>/png or build/<game>/tts)")
     e.set_defaults(func=run)
@@ -31,14 +33,16 @@ def run(args) -> int:
     if not 10 <= args.dpi <= 1200:
         raise UsageError(f"--dpi {args.dpi:g}: choose between 10 and 1200")
     report = Report()
-    out = Path(args.out) if args.out else Path("build") / game.resolve().name / args.kind
+    lang = one_language(game, args.lang)
+    # A language's pictures go beside the source's, never over them: build/<game>/png-de
+    out = Path(args.out) if args.out else Path("build") / game.resolve().name / (args.kind + (f"-{lang}" if lang else ""))
     out_folder(out.parent, game, out, whole=True)
     if not args.out:  # build/<game>/png: the export takes the lock of the game's build folder (export/staging.py)
         from ..output.lock import lock_path
         lock_path(out.parent).parent.mkdir(parents=True, exist_ok=True)
         lock_path(out.parent).touch()
     try:
-        prep = prepare(game, report, args.layouts)
+        prep = prepare(game, report, args.layouts, lang=lang)
         unknown = [d for d in args.deck or [] if d not in {deck.id for deck in prep.game.decks}]
         if unknown:
             raise UsageError(f"no deck '{unknown[0]}' in {game}; its decks are "

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from . import console
 from ..diagnostics import Report
-from .common import EXIT_CONTENT, EXIT_OK, LAYOUTS_HELP, UsageError, emit, games, prepared
+from .common import EXIT_CONTENT, EXIT_OK, LANG_ONE_HELP, LAYOUTS_HELP, UsageError, emit, games, one_language, prepared
 
 SCREEN_DPI = 96  # --zoom 1: the size a browser shows at 100 %
 
@@ -34,6 +34,7 @@ def add(sub) -> None:
     r.add_argument("--view", choices=("protan", "deutan", "tritan", "grey"), default=None,
                    help="the face as a viewer with protanopia, deuteranopia or tritanopia, or a black-and-white "
                         "printer (grey), would see it (access/vision.py)")
+    r.add_argument("--lang", metavar="LANG", help=LANG_ONE_HELP)
     r.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
     r.add_argument("--out", type=Path, help="the PNG to write (default: <CARD>-<side>.png in the current folder; "
                    "build/render/ in the game's own folder)")
@@ -59,7 +60,7 @@ def run(args) -> int:
     if args.proof and args.outline:
         raise UsageError("--outline draws over the RGB face; leave it out of a soft proof")
     report = Report()
-    prep = prepared(game_dir, args.layouts, report)
+    prep = prepared(game_dir, args.layouts, report, one_language(game_dir, args.lang))
     if prep is None:
         return EXIT_CONTENT
     piece = _piece(prep, args.piece, game_dir)
@@ -87,7 +88,8 @@ def run(args) -> int:
         from ..access.vision import VIEW_NAMES, simulate_png  # numpy: imported only for a simulated view
         png = simulate_png(png, args.view)
         seen = f", as {VIEW_NAMES[args.view]} sees it"
-    out = args.out or Path(f"{piece.id}-{args.side}{'-' + args.view if args.view else ''}.png")
+    out = args.out or Path(f"{piece.id}-{args.side}{'-' + args.lang if args.lang else ''}"
+                           f"{'-' + args.view if args.view else ''}.png")
     if args.out is None and game_dir.resolve() == Path.cwd().resolve():
         out = Path("build") / "render" / out  # not among the game's own files, which check reads
     out.parent.mkdir(parents=True, exist_ok=True)

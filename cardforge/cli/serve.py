@@ -6,13 +6,15 @@ import sys
 import threading
 from pathlib import Path
 
-from .common import EXIT_OK, GAME_HELP, LAYOUTS_HELP, PAPERS, UsageError, one_game, out_folder, watched
+from .common import (EXIT_OK, GAME_HELP, LANG_ONE_HELP, LAYOUTS_HELP, PAPERS, UsageError, one_game, one_language,
+                     out_folder, watched)
 
 
 def add(sub) -> None:
     v = sub.add_parser("serve", help="a live preview in the browser that follows every save")
     v.add_argument("game", nargs="?", metavar="GAME_DIR", help=GAME_HELP)
     v.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000)")
+    v.add_argument("--lang", metavar="LANG", help=LANG_ONE_HELP)
     v.add_argument("--layouts", type=Path, default=None, help=LAYOUTS_HELP)
     v.add_argument("--paper", choices=PAPERS + ("all",), default="a4", help="paper of the PDFs rebuilt in the background")
     v.add_argument("--out", help="output folder of those PDFs (default: build/)")
@@ -28,13 +30,14 @@ def run(args) -> int:
     from ..serve.session import Session
     game = one_game(args)
     out = out_folder(Path(args.out) if args.out else Path("build"), game)
-    session = Session(game, args.layouts, outline=args.outline)
+    lang = one_language(game, args.lang)
+    session = Session(game, args.layouts, outline=args.outline, lang=lang)
     if args.since:
         session.baseline = since(args.since, game, args.layouts)
     print(f"cardforge serve: drawing every piece of {game} …", file=sys.stderr)
     preview = Preview(session, out, PAPERS if args.paper == "all" else (args.paper,))
     preview.refresh()
-    preview.builder = Builder(preview, game, args.layouts)  # forked now, before any thread starts
+    preview.builder = Builder(preview, game, args.layouts, lang)  # forked now, before any thread starts
     if not session.stale:
         preview.builder.request()
     try:

@@ -2,13 +2,21 @@
 and fields a language translates, which translations were made from an older source text (their
 `source:` fingerprint is no longer the card's, record_digest.py), and a skeleton of what is missing.
 
-A field is translatable when its deck declares it as plain text (a string without an enum or a
-pattern), nested in objects and lists of objects too, except names of pictures and notes (art,
-image, icon, note).  Untranslated fields are written into the skeleton as comments: the kit prints
-the source text until the translator fills them in.
+The game says which fields a translation carries: a deck's `translate:` lists them, its text
+(prose: a copy of the source is an untranslated text) and its names (a name or a trait may read
+the same in both languages).  Without it, a field is translatable when its deck declares it as
+plain text (a string without an enum or a pattern), nested in objects and lists of objects too,
+except names of pictures and notes (art, image, icon, note), people (illustrator) and codes (a
+field named `code` or `*_code`, or whose every value is a lowercase token such as `guardian`).
+
+A field counts only where its source value has words: numbers, symbols and codes (`+1[mu]`,
+`(→R2)`) read the same in every language.  Untranslated fields are written into the skeleton as
+comments: the kit prints the source text until the translator fills them in.
 """
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +28,12 @@ from .model import Card, Game, load_game, safe_path
 from .record_digest import card_digest
 from .translations import SOURCE_KEY, Overlay, OverlayRecord, languages, load_overlay
 
-NOT_TEXT = ("art", "image", "icon", "note", "id", "color", "colour")
+NOT_TEXT = ("art", "image", "icon", "note", "id", "color", "colour", "illustrator", "artist")
+NAME_FIELDS = ("name", "title", "subname", "subtitle", "back_name", "traits", "keywords", "slot")  # names and terms
+_MARKUP = re.compile(r"<[^<>]*>|(?<!\[)\[[A-Za-z0-9_-]+\](?!\])|\{[A-Za-z0-9_-]+\}")
+_ICON_TOKEN = re.compile(r"^\W*:[a-z][a-z0-9-]*:\W*$")  # cardforge's own :icon:
+_CODE_VALUE = re.compile(r"^[a-z0-9][a-z0-9_.:/-]*$")
+_CODE_TOKEN = re.compile(r"[\d/=_@#]|\w[.:]\w")  # a token with a digit, a path or an identifier in it
 
 
 @dataclass
@@ -30,6 +43,7 @@ class CardStatus:
     digest: str
     record: OverlayRecord | None
     missing: list[str]  # translatable fields the translation leaves out (top-level names)
+    copied: list[str] = field(default_factory=list)  # text fields the translation copies unchanged from the source
 
     @property
     def stale(self) -> bool:
@@ -47,7 +61,8 @@ class LanguageStatus:
     @property
     def translated(self) -> list[CardStatus]:
         """Cards whose translation carries text (a skeleton's bare id and fingerprint does not)."""
-        return [c for c in self.cards if c.record is not None and len(c.missing) < len(translatable(c.card))]
+        return [c for c in self.cards if c.record is not None and (not c.missing or any(
+            name not in (SOURCE_KEY, c.key_field, "id") for name in c.record.data))]
 
     @property
     def fingerprinted(self) -> bool:
@@ -79,17 +94,95 @@ def text_only(value: Any, schema: Any) -> Any:
     return value
 
 
-def translatable(card: Card) -> list[str]:
-    """The card's fields that carry text to translate, in the card's order."""
+def has_words(value: Any) -> bool:
+    """Whether a value holds words to translate: not only numbers, symbols, markup and codes."""
+    if isinstance(value, dict):
+        return any(has_words(v) for v in value.values())
+    if isinstance(value, list):
+        return any(has_words(v) for v in value)
+    if not isinstance(value, str):
+        return False
+    for token in _MARKUP.sub(" ", value).split():
+        if not _CODE_TOKEN.search(token) and not _ICON_TOKEN.match(token) and sum(ch.isalpha() for ch in token) >= 2:
+            return True
+    return False
+
+
+def declared(game: Game, card: Card) -> dict[str, str] | None:
+    """The deck's `translate:`: each field it lists, as "text" or "name"; None when it lists none."""
+    spec = _deck_data(game, card).get("translate")
+    if isinstance(spec, list):
+        return {str(name): "text" for name in spec}
+    if isinstance(spec, dict):
+        return {**{str(n): "name" for n in spec.get("names") or []}, **{str(n): "text" for n in spec.get("text") or []}}
+    return None
+
+
+def _codes(card: Card, cache: dict) -> set[str]:
+    """The deck's fields that are codes: named so, or every value a lowercase token (`guardian`, `core`)."""
+    deck = card.deck
+    if id(deck) not in cache:
+        values: dict[str, list] = {}
+        for other in deck.cards:
+            for name, value in other.data.items():
+                values.setdefault(name, []).append(value)
+        cache[id(deck)] = {name for name, found in values.items() if name == "code" or name.endswith("_code")
+                           or all(_all_codes(v) for v in found)}
+    return cache[id(deck)]
+
+
+def _all_codes(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all(_all_codes(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_all_codes(v) for v in value)
+    return not isinstance(value, str) or bool(_CODE_VALUE.match(value))
+
+
+def translation_fields(game: Game, card: Card, cache: dict | None = None) -> dict[str, str]:
+    """The card's fields a translation carries, in the card's order: "text" (a copy of the source
+    is untranslated) or "name" (may read the same in both languages)."""
+    given = declared(game, card)
+    if given is not None:
+        return {name: given[name] for name in card.data if name in given}
     fields = card.deck.fields or {}
-    return [name for name, value in card.data.items() if name not in NOT_TEXT and not name.endswith("_art")
-            and (_texts(fields.get(name)) if name in fields else isinstance(value, str))]
+    codes = _codes(card, {} if cache is None else cache)
+    return {name: "name" if name in NAME_FIELDS else "text" for name, value in card.data.items()
+            if name not in NOT_TEXT and not name.endswith(("_art", "illustrator")) and name not in codes
+            and (_texts(fields.get(name)) if name in fields else isinstance(value, str))}
+
+
+def _deck_data(game: Game, card: Card) -> dict:
+    section, index = card.deck.pointer.strip("/").split("/")[:2]
+    try:
+        deck_data = game.data[section][int(index)]
+    except (KeyError, IndexError, TypeError, ValueError):
+        return {}
+    return deck_data if isinstance(deck_data, dict) else {}
 
 
 def _key_field(game: Game, card: Card) -> str:
-    section, index = card.deck.pointer.strip("/").split("/")[:2]
-    deck_data = game.data[section][int(index)]
-    return deck_data.get("id_from") or "id"
+    return _deck_data(game, card).get("id_from") or "id"
+
+
+def _compare(game: Game, card: Card, record: OverlayRecord | None, cache: dict) -> tuple[list[str], list[str]]:
+    """The card's translatable fields (with words) its record leaves out, and its text fields the
+    record copies unchanged from the source (a field renamed by the deck is found by its published name)."""
+    kinds = {name: kind for name, kind in translation_fields(game, card, cache).items() if has_words(card.data[name])}
+    if record is None:
+        return list(kinds), []
+    rename = _deck_data(game, card).get("rename") or {}
+    given = {rename.get(name, name) if isinstance(rename, dict) else name: value for name, value in record.data.items()}
+    missing = [name for name in kinds if name not in given]
+    copied = [name for name, kind in kinds.items() if kind == "text" and name in given
+              and _same(given[name], card.data[name])]
+    return missing, copied
+
+
+def _same(translation: Any, source: Any) -> bool:
+    if isinstance(translation, str) and isinstance(source, str):
+        return translation.strip() == source.strip()
+    return translation == source
 
 
 def status(game_dir: Path, report: Report, only: str | None = None) -> tuple[Game, list[LanguageStatus]]:
@@ -101,12 +194,12 @@ def status(game_dir: Path, report: Report, only: str | None = None) -> tuple[Gam
             continue
         overlay = load_overlay(game.root, game.data, game.doc, lang, report, safe_path)
         entry = LanguageStatus(lang, overlay=overlay)
+        cache: dict = {}
         for card in game.records():
             key_field = _key_field(game, card)
             record = overlay.find(key_field, card.id, report) if overlay is not None else None
-            fields = translatable(card)
-            missing = fields if record is None else [f for f in fields if f not in record.data]
-            entry.cards.append(CardStatus(card, key_field, card_digest(card), record, missing))
+            missing, copied = _compare(game, card, record, cache)
+            entry.cards.append(CardStatus(card, key_field, card_digest(card), record, missing, copied))
         for board in game.boards:  # a sheet's data with text in it (a track's labels) is translated by its record
             if _has_text(board.data):
                 done = overlay is not None and any(r.component == board.component and r.data.get("id") == board.id
@@ -128,7 +221,9 @@ def summary(entry: LanguageStatus) -> list[str]:
     """What `translate status` prints for one language."""
     total, done = len(entry.cards), len(entry.translated)
     fields = sum(len(c.missing) for c in entry.cards)
-    lines = [f"{entry.lang}: {done}/{total} records translated, {fields} untranslated fields"]
+    copied = sum(len(c.copied) for c in entry.cards)
+    lines = [f"{entry.lang}: {done}/{total} records translated, {fields} untranslated fields"
+             + (f", {copied} field{'s' * (copied != 1)} copied unchanged from the source" if copied else "")]
     stale = [c for c in entry.cards if c.stale]
     if not entry.fingerprinted and done:
         lines.append("  no translation carries a 'source:' fingerprint: all are counted as current "
@@ -143,6 +238,9 @@ def summary(entry: LanguageStatus) -> list[str]:
     for c in entry.cards:
         if c.missing and id(c) in carried:
             lines.append(f"  untranslated: {c.card.id}: {', '.join(c.missing)}")
+    for c in entry.cards:
+        if c.copied:
+            lines.append(f"  copied from the source: {c.card.id}: {', '.join(c.copied)}")
     untouched = [c.card.id for c in entry.cards if id(c) not in carried]
     if untouched:
         lines.append(f"  not translated: {', '.join(untouched[:12])}" + (" ..." if len(untouched) > 12 else ""))
@@ -169,8 +267,8 @@ def report_coverage(game_dir: Path, lang: str, report: Report) -> None:
                            f"has changed since (fingerprint {c.record.data[SOURCE_KEY]}, now {c.digest})",
                            c.record.pos(SOURCE_KEY),
                            help=f"bring the translation up to date, then set its 'source:' to {c.digest}")
-    # Whole records only: which of a record's fields a database translates (a code, a flavor text
-    # left out on purpose) is the game's to say, and `translate status` lists the fields.
+    check_declarations(game, report)
+    _report_fields(game, entry, report)
     carried = {id(c) for c in entry.translated}
     untouched = [c.card.id for c in entry.cards if id(c) not in carried]
     if untouched:
@@ -180,6 +278,66 @@ def report_coverage(game_dir: Path, lang: str, report: Report) -> None:
                        "source text", game.doc.pos("/languages"),
                        help=f"`cardforge translate update {game_dir} {lang}` writes what is missing for a translator "
                             f"to fill in; `cardforge translate status` lists it")
+
+
+def _report_fields(game: Game, entry: LanguageStatus, report: Report) -> None:
+    """Per language, once each: the text fields its translations copy unchanged from the source,
+    and (where a deck's `translate:` says which fields a translation carries) the fields they leave
+    out.  Either way the kit prints the source's text; the counts are per field, the cards listed."""
+    lang = entry.lang
+    at = _language_pos(game, lang)
+    declaring = [c for c in entry.translated if declared(game, c.card) is not None]
+    for kind, found, code in (("copied", [(c, c.copied) for c in entry.translated], "W-TRANSLATION-COPY"),
+                              ("missing", [(c, c.missing) for c in declaring], "W-TRANSLATION-MISSING")):
+        found = [(c, names) for c, names in found if names]
+        if not found:
+            continue
+        total = sum(len(names) for _, names in found)
+        per_field: dict[str, int] = {}
+        for _, names in found:
+            for name in names:
+                per_field[name] = per_field.get(name, 0) + 1
+        counts = ", ".join(f"{name} {n}" for name, n in sorted(per_field.items(), key=lambda item: (-item[1], item[0])))
+        cards = ", ".join(c.card.id for c, _ in found[:5]) + (", ..." if len(found) > 5 else "")
+        fields = f"{total} field{'s' * (total != 1)} of {len(found)} card{'s' * (len(found) != 1)}"
+        if kind == "copied":
+            report.warning(code, f"'{lang}': {fields} are the source's text, copied unchanged ({counts}; {cards}): "
+                           "the kit prints them in the source language", at,
+                           help="translate them; a field of names or terms that may read the same in both languages "
+                                "goes under the deck's 'translate: {names: [...]}'; `cardforge translate status` "
+                                "lists every one")
+        else:
+            report.warning(code, f"'{lang}': {fields} are missing from their translations ({counts}; {cards}): "
+                           "the kit prints the source's text", at,
+                           help=f"`cardforge translate update {game.root.name} {lang}` writes them for a translator to "
+                                "fill in; a field that is not translated does not belong in the deck's 'translate:'")
+
+
+def _language_pos(game: Game, lang: str):
+    for i, item in enumerate(game.data.get("languages") or []):
+        if item == lang or (isinstance(item, dict) and item.get("lang") == lang):
+            return game.doc.pos(f"/languages/{i}")
+    return game.doc.pos("/languages")
+
+
+def check_declarations(game: Game, report: Report) -> None:
+    """A deck's `translate:` that names a field none of its cards has: a warning at the name."""
+    for d, deck_data in enumerate(game.data.get("decks") or []):
+        spec = deck_data.get("translate") if isinstance(deck_data, dict) else None
+        deck = next((k for k in game.decks if k.pointer == f"/decks/{d}"), None)
+        if deck is None or spec is None:
+            continue
+        known = sorted({name for card in deck.cards for name in card.data})
+        lists = [("", spec)] if isinstance(spec, list) else [(f"/{k}", v) for k, v in spec.items() if isinstance(v, list)] \
+            if isinstance(spec, dict) else []
+        for sub, names in lists:
+            for i, name in enumerate(names):
+                if name not in known:
+                    guess = difflib.get_close_matches(str(name), known, n=1, cutoff=0.6)
+                    report.warning("W-TRANSLATE-FIELD", f"translate: no card of deck '{deck.id}' has a field '{name}'",
+                                   game.doc.pos(f"/decks/{d}/translate{sub}/{i}"),
+                                   help=(f"did you mean '{guess[0]}'? " if guess else "") + "the deck's fields: "
+                                   + ", ".join(known[:20]) + (" ..." if len(known) > 20 else ""))
 
 
 def update(game: Game, entry: LanguageStatus) -> list[Path]:

@@ -232,6 +232,9 @@ def load_game(root: Path, report: Report, force_files: list[Path] | None = None,
         game.lang, game.overlay = lang, load_overlay(root, data, doc, lang, report, safe_path, game.documents)
         if game.overlay is None:
             raise ContentError(report)
+    elif data.get("languages"):
+        from .translations import check_overlay_syntax
+        check_overlay_syntax(root, data, report, safe_path)
     game.version_mark = load_version_mark(data, doc, min_type, report)
     game.tables = load_tables(root, doc, report, game.documents, safe_path, checked=valid)
     if game.overlay is not None:  # a translation's table rows (the reference sheet's text)
@@ -392,7 +395,7 @@ def _load_deck(game: Game, component: str, pointer: str, deck_data: dict, seen_i
         return
     if game.overlay is not None:
         from ..layout.markup import dialect_for  # the deck's symbols, for the translations' icon parity
-        game.overlay.use_deck(mapping.id_from or "id", dialect_for(data, deck_data, pointer))
+        game.overlay.use_deck(mapping.id_from or "id", dialect_for(data, deck_data, pointer), root / "icons")
     published = set_schema.property_names() if set_schema is not None else []
     deck.declared = list(dict.fromkeys(list(fields) + [mapping.rename.get(n, n) for n in published
                                                        if n not in mapping.drop] + mapping.targets()))

@@ -336,6 +336,14 @@ def load_set_schema(root: Path, rel: str, game_doc: Document, pointer: str, repo
         report.error("E-SET-SCHEMA", f"schema '{rel}#{fragment}' is not a schema (a JSON object)",
                      game_doc.pos(pointer), help="point at the schema of one card, such as #/items")
         return None
+    kind = resolved.contents.get("type") if isinstance(resolved.contents, dict) else None
+    if kind == "array" or kind == ["array"]:  # every card would be "must be array": one error, at the deck's schema:
+        inner = f"{fragment}/items" if isinstance(resolved.contents.get("items"), dict) else None
+        report.error("E-SET-SCHEMA", f"schema '{rel}{'#' + fragment if fragment else ''}' describes a list "
+                     "(a whole pack file), not one card", game_doc.pos(pointer),
+                     help=f"point at the schema of one card: 'schema: {rel}#{inner}'" if inner else
+                     "point at the schema of one card, after '#' (such as #/items)")
+        return None
     validator = spec(resolved.contents, registry=registry, format_checker=spec.FORMAT_CHECKER,
                      _resolver=resolved.resolver)
     return SetSchema(doc, validator, registry, base, loaded, root_pointer=fragment)

@@ -90,12 +90,25 @@ class Overlay:
     marks: list[dict] = field(default_factory=list)  # ... and its marks, read before the symbols
     _index: dict[str, dict[str, OverlayRecord]] = field(default_factory=dict)
 
-    def use_deck(self, key_field: str, dialect) -> None:
+    icons: set[str] | None = None  # the icons of the game's icons/ folder, when its markup names symbols
+    source_icons: set[str] = field(default_factory=set)  # the icons the translated fields' source texts draw
+
+    def use_deck(self, key_field: str, dialect, icons_folder: Path | None = None) -> None:
         """Before a deck's cards are translated: the field naming them, and the deck's markup."""
         self.key_fields.add(key_field)
         self.syntaxes = list(dialect.symbols) if dialect is not None else []
         self.aliases = dict(dialect.icons) if dialect is not None else {}
         self.marks = list(dialect.marks) if dialect is not None else []
+        if self.syntaxes and icons_folder is not None and icons_folder.is_dir():
+            self.icons = {p.stem for p in icons_folder.glob("*.svg")}
+
+    def unknown_symbols(self, text: str) -> bool:
+        """Whether a text writes a symbol that draws no icon of the game (unknown, or mapped to an
+        icon that does not exist): the markup reports it, once; icon parity would only echo it."""
+        if self.icons is None:
+            return False
+        named = symbols(text, self.syntaxes, self.aliases, self.marks)
+        return any(name not in self.icons and name.lower().replace("_", "-") not in self.icons for name in named)
 
     def find(self, key_field: str, key: str, report: Report) -> OverlayRecord | None:
         if key_field not in self._index:
@@ -131,18 +144,7 @@ def load_overlay(root: Path, game_data: dict, game_doc: Document, lang: str, rep
         report.error("E-MISSING-FILE", f"no folder '{known[lang]}' for the translations of '{lang}'", at,
                      help=f"create it (`cardforge translate update GAME {lang}` writes a skeleton)")
         return None
-    shown = Path(root) / known[lang]  # as the user named it, for the diagnostics' paths
-    chosen = _chosen_files(game_data, lang)
-    found = sorted(p for p in shown.rglob("*") if p.is_file() and p.suffix.lower() in CARD_SUFFIXES)
-    if chosen is not None:
-        patterns, pointer = chosen
-        for i, pattern in enumerate(patterns):
-            if not any(fnmatch.fnmatchcase(p.relative_to(shown).as_posix(), pattern) for p in found):
-                report.warning("W-IGNORE", f"'{pattern}' matches no overlay file of '{known[lang]}'",
-                               game_doc.pos(f"{pointer}/files/{i}"), help="correct the pattern, or remove it")
-        found = [p for p in found if p.name in (STRINGS_FILE, TABLES_FILE) or any(
-            fnmatch.fnmatchcase(p.relative_to(shown).as_posix(), pattern) for pattern in patterns)]
-    for path in found:
+    for path in overlay_files(root, game_data, lang, game_doc, report):
         if safe_path(root, path.relative_to(root).as_posix()) is None:
             continue  # a link out of the game folder is not read
         doc = load_yaml(path, report)
@@ -163,6 +165,36 @@ def load_overlay(root: Path, game_data: dict, game_doc: Document, lang: str, rep
         found = records(doc, False, report) if doc.data not in ({}, None) else []
         overlay.records += [OverlayRecord(r.data, r.doc, r.pointer) for r in found or []]
     return overlay
+
+
+def overlay_files(root: Path, game_data: dict, lang: str, game_doc: Document | None, report: Report) -> list[Path]:
+    """The overlay files of a language's folder (as its `files:` choose them), as the user names
+    them; a pattern that matches none is a warning (with `game_doc`)."""
+    shown = Path(root) / languages(game_data)[lang]  # as the user named it, for the diagnostics' paths
+    found = sorted(p for p in shown.rglob("*") if p.is_file() and p.suffix.lower() in CARD_SUFFIXES)
+    chosen = _chosen_files(game_data, lang)
+    if chosen is not None:
+        patterns, pointer = chosen
+        for i, pattern in enumerate(patterns):
+            if game_doc is not None and not any(fnmatch.fnmatchcase(p.relative_to(shown).as_posix(), pattern)
+                                                for p in found):
+                report.warning("W-IGNORE", f"'{pattern}' matches no overlay file of '{languages(game_data)[lang]}'",
+                               game_doc.pos(f"{pointer}/files/{i}"), help="correct the pattern, or remove it")
+        found = [p for p in found if p.name in (STRINGS_FILE, TABLES_FILE) or any(
+            fnmatch.fnmatchcase(p.relative_to(shown).as_posix(), pattern) for pattern in patterns)]
+    return found
+
+
+def check_overlay_syntax(root: Path, game_data: dict, report: Report, safe_path) -> None:
+    """Every check reads every language's overlay files for their syntax (a broken file fails
+    `check`, not the first build of that language); what they say is checked with `--lang`."""
+    for lang, folder in languages(game_data).items():
+        inside = safe_path(root, folder)
+        if inside is None or not inside.is_dir():
+            continue  # `check --lang` says so, at the languages: line
+        for path in overlay_files(root, game_data, lang, None, report):
+            if safe_path(root, path.relative_to(root).as_posix()) is not None:
+                load_yaml(path, report)
 
 
 class OverlaidDocument(Document):
@@ -308,9 +340,13 @@ def _check_texts(merge: _Merge, overlay: Overlay, report: Report) -> None:
     doc = merge.record.doc
     for pointer, source, text in merge.texts:
         at = doc.pos(pointer)
+        # what the source kit draws is used, whether or not a translation writes it (NetrunnerDB's
+        # [interrupt]: no translation has it, and deleting its icon would break the source kit)
+        overlay.source_icons.update(name.lower().replace("_", "-") for name in
+                                    symbols(source, overlay.syntaxes, overlay.aliases, overlay.marks))
         want, got = Counter(symbols(source, overlay.syntaxes, overlay.aliases, overlay.marks)), \
             Counter(symbols(text, overlay.syntaxes, overlay.aliases, overlay.marks))
-        if want != got:
+        if want != got and not (overlay.unknown_symbols(source) or overlay.unknown_symbols(text)):
             missing, extra = sorted((want - got).elements()), sorted((got - want).elements())
             report.warning("W-ICON-PARITY", "the translation's icons differ from the source's: "
                            + "; ".join(part for part in (

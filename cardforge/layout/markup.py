@@ -124,6 +124,9 @@ def convert(text: str, dialect: Dialect, is_icon: "_IconTest", used: list[int] |
             if is_icon(icon):
                 out.append(f":{icon}:")
                 continue
+            if name in dialect.icons:  # mapped to an icon that does not exist: reported once, at the mapping
+                out.append(_literal(raw, False))
+                continue
             candidates = [n for n in symbols + is_icon.names if n != name and n != icon]
             guess = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
             problems.append(Problem(
@@ -275,12 +278,16 @@ def apply_markup(game, icons, report: Report) -> None:
         if dialect is None:
             continue
         used = marks_used.setdefault(dialect.pointer, (dialect, [0] * len(dialect.marks)))[1]
+        broken = {}  # a symbol mapped to an icon that does not exist -> the error at its mapping
         for icon_name in sorted(set(dialect.icons.values())):
             if not is_icon(icon_name):
                 guess = icons.suggest(icon_name)
-                report.error("E-UNKNOWN-ICON", f"markup symbol maps to unknown icon '{icon_name}'",
-                             game.doc.pos(f"{dialect.pointer}/icons"),
-                             help=f"did you mean '{guess}'?" if guess else f"add icons/{icon_name}.svg")
+                diag = report.error("E-UNKNOWN-ICON", f"markup symbol maps to unknown icon '{icon_name}'",
+                                    game.doc.pos(f"{dialect.pointer}/icons"),
+                                    help=f"did you mean '{guess}'?" if guess else f"add icons/{icon_name}.svg")
+                broken.update({name: diag for name, target in dialect.icons.items() if target == icon_name})
+        written: set[str] = set()  # the symbols the deck's texts write
+        found = []
         for card in deck.cards:
             for name, value in list(card.data.items()):
                 if not isinstance(value, str) or name in SKIP_FIELDS:
@@ -289,9 +296,18 @@ def apply_markup(game, icons, report: Report) -> None:
                     continue
                 converted, problems = convert(value, dialect, is_icon, used)
                 card.data[name] = converted
-                for p in problems:
-                    report.error(p.code, f"card '{card.id}', field '{name}': {p.message}",
-                                 refine(card.pos(name), p.needle, p.nth), card=card.id, help=p.help)
+                symbols = {m.group(1) for syntax in dialect.symbols for m in re.finditer(syntax, value)}
+                written |= symbols
+                for symbol in symbols & set(broken):
+                    broken[symbol].affecting({("card", card.id)})
+                found += [(card, name, p) for p in problems]
+        misspelt = _misspelt_mappings(dialect, written, found, game, report)
+        for card, name, p in found:
+            if p.code == "E-MARKUP-SYMBOL" and p.needle[1:-1] in misspelt:
+                misspelt[p.needle[1:-1]].affecting({("card", card.id)})
+                continue
+            report.error(p.code, f"card '{card.id}', field '{name}': {p.message}",
+                         refine(card.pos(name), p.needle, p.nth), card=card.id, help=p.help)
     for dialect, used in marks_used.values():
         _report_unused_marks(game, dialect, used, report)
 
@@ -308,6 +324,27 @@ def _report_unused_marks(game, dialect: Dialect, used: list[int], report: Report
         report.warning("W-MARK-UNUSED", f"mark {index + 1}'s {what} matches no text of the game's cards{fields and ' (fields' + fields + ')'}",
                        game.doc.pos(f"{dialect.pointer}/marks/{index}"),
                        help="check its spelling against the card text as the database writes it, or delete the mark")
+
+
+def _misspelt_mappings(dialect: Dialect, written: set[str], found: list, game, report: Report) -> dict:
+    """A symbol the texts write that is unknown, close to a key of the markup's `icons:` that no
+    text writes: the key is misspelt ({fre: fast} where the texts write [free]).  One error at
+    the key, for every card that writes the symbol; no did-you-mean that names the misspelt key."""
+    unused = [key for key in dialect.icons if key not in written]
+    unknown = sorted({p.needle[1:-1] for _, _, p in found if p.code == "E-MARKUP-SYMBOL"
+                      and p.message.startswith("unknown symbol")})
+    misspelt = {}
+    for symbol in unknown:
+        guess = difflib.get_close_matches(symbol, unused, n=1, cutoff=0.6)
+        if not guess:
+            continue
+        key = guess[0]
+        misspelt[symbol] = report.error(
+            "E-MARKUP-SYMBOL", f"markup icons: no card's text writes '{key}', and '{symbol}', which card texts "
+            f"write, is no symbol of the game: did you mean '{symbol}'?",
+            game.doc.pos(f"{dialect.pointer}/icons/{key}", key=True),
+            help=f"rename '{key}' to '{symbol}' under markup 'icons:'")
+    return misspelt
 
 
 class _IconTest:

@@ -159,7 +159,7 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
             if variant:
                 manifest.header.update(ink_saver=True)
             if name in ("kit", "proof") and options.mode == "duplex":
-                manifest.header["sheets"] = lower_bound(prep, options.paper, pages)
+                manifest.header["sheets"] = lower_bound(prep, options.paper, pages, options.imposition == "gang")
             try:
                 if report.has_errors() and preview:  # its errors drawn: written unverified, and alone
                     staged.append((tmp, target))
@@ -187,7 +187,10 @@ def build_paper(prep: Prepared, out_dir: Path, options: PrintOptions, report: Re
                 if name == "kit":
                     parts = _ranges(pages)
                     for number, (section, part) in enumerate(parts, start=1):
-                        staged += _cut(kit, part, final(section), title(section), manifest, report, stage_dir)
+                        shared = any(pages[i].shares for i in part)
+                        # Its pages hold other sections' pieces too: the verifier counts only its own decks.
+                        own = {"decks": [d.id for d in prep.game.component(section)]} if shared else {}
+                        staged += _cut(kit, part, final(section), title(section), manifest, report, stage_dir, own)
                         if number < len(parts):
                             gc.collect()
                         if report.has_errors():
@@ -233,19 +236,18 @@ def _replace(pdf: Path, indexes: list[int], drawn: Path) -> bool:
     return True
 
 
-def _ranges(pages: list[Page]) -> list[tuple[str, range]]:
-    """Each component's run of kit pages (0-based); the guide's PDF opens with the cover, as the kit does."""
-    runs: list[tuple[str, range]] = []
+def _ranges(pages: list[Page]) -> list[tuple[str, list[int]]]:
+    """Each component's kit pages (0-based), in kit order; the guide's PDF opens with the cover, as
+    the kit does.  A sheet shared by two sections (tokens on the last card sheet, pack.py) is in
+    both their PDFs: each component PDF holds every piece of its own."""
+    parts: dict[str, list[int]] = {}
     for index, page in enumerate(pages):
-        section = "guide" if page.section == "cover" else page.section
-        if runs and runs[-1][0] == section:
-            runs[-1] = (section, range(runs[-1][1].start, index + 1))
-        else:
-            runs.append((section, range(index, index + 1)))
-    return runs
+        for section in page.sections:
+            parts.setdefault("guide" if section == "cover" else section, []).append(index)
+    return list(parts.items())
 
 
-def _stage_manifest(manifest, pdf: Path, stage_dir: Path, pages: range | None = None,
+def _stage_manifest(manifest, pdf: Path, stage_dir: Path, pages: list[int] | None = None,
                     **header) -> list[tuple[Path, Path]]:
     final = pdf.with_suffix(".manifest.json")
     tmp = stage_dir / (final.name + ".tmp")
@@ -253,8 +255,8 @@ def _stage_manifest(manifest, pdf: Path, stage_dir: Path, pages: range | None = 
     return [(tmp, final)]
 
 
-def _cut(kit, pages: range, target: Path, title: str, manifest, report: Report,
-         stage_dir: Path) -> list[tuple[Path, Path]]:
+def _cut(kit, pages: list[int], target: Path, title: str, manifest, report: Report,
+         stage_dir: Path, header: dict | None = None) -> list[tuple[Path, Path]]:
     """A component PDF: pages `pages` (0-based) of the kit (open_kit), copied, with the component's own title."""
     tmp = stage_dir / (target.name + ".tmp")
     try:
@@ -269,7 +271,7 @@ def _cut(kit, pages: range, target: Path, title: str, manifest, report: Report,
                      None, help="this is a bug in cardforge; please report it")
         tmp.unlink(missing_ok=True)
         return []
-    return [(tmp, target)] + _stage_manifest(manifest, target, stage_dir, pages, title=title)
+    return [(tmp, target)] + _stage_manifest(manifest, target, stage_dir, pages, title=title, **(header or {}))
 
 
 def commit(staged: list[tuple[Path, Path]], replacement: Replacement) -> list[Path]:

@@ -147,8 +147,9 @@ class _Model:
             section = "guide" if page.section == "cover" else page.section
             row = groups.setdefault((STOCK.get(section, PLAIN), sides), {"numbers": [], "sections": []})
             row["numbers"].append(number)
-            if section not in row["sections"]:
-                row["sections"].append(section)
+            for held in (section, *page.shares):  # tokens on a card sheet: the same stock
+                if held not in row["sections"]:
+                    row["sections"].append(held)
         how = {"both": tr("both sides"),
                "front": tr("front only: the backs are blank, so print only the odd pages, or run them "
                            "double-sided with the rest"),
@@ -165,7 +166,8 @@ class _Model:
         first: dict[str, list[int]] = {}  # section -> its pages
         named: dict[str, list[int]] = {}  # piece name -> its pages
         for number, page in pages:
-            first.setdefault(page.section, []).append(number)
+            for section in page.sections:
+                first.setdefault(section, []).append(number)
             for name in page.names or ([page.name] if page.name else []):
                 named.setdefault(name, []).append(number)
         test = _ranges(first.get("guide", [])[1:3])

@@ -158,12 +158,17 @@ def draw_cut_guides(canvas, shape: str, trims: list[tuple[float, float, float, f
 
 
 def draw_crop_marks(canvas, sheet: Sheet, trims: list[tuple[float, float, float, float]],
-                    footer_left: bool = False, band: tuple[float, float] | None = None) -> list[str]:
+                    footer_left: bool = False, band: tuple[float, float] | None = None,
+                    across: tuple[float, float] | None = None, outer_only: bool = False) -> list[str]:
     """Marks on the lines of every trim edge of the given trim boxes (x, y, w, h), outside the
     block of pieces, at least SAFE_EDGE from the paper's edge and clear of the footer.  Where the
     margin is too narrow, a mark is drawn inside the outer bleed.  Returns the cut lines (as "x =
     12.3 mm" / "y = ...") that got no mark at either end.  `band` (bottom, top) bounds the marks
-    above and below the pieces, where other pieces share the page."""
+    above and below the pieces, where other pieces share the page; `across` (left, right) bounds them
+    beside the pieces, where other pieces lie beside them (pack.py, the end of a last row).  With
+    `outer_only`, the marks on each side are those of the pieces along that side only: a partial
+    last row has pieces beside it, and a mark below it on the edge of a piece of the row above
+    would lead a cut through them."""
     if not trims:
         return []
     b = sheet.bleed
@@ -173,6 +178,15 @@ def draw_crop_marks(canvas, sheet: Sheet, trims: list[tuple[float, float, float,
     top = max(y + h for _, y, _, h in trims) + b
     xs = sorted({round(v, 3) for x, _, w, _ in trims for v in (x, x + w)})
     ys = sorted({round(v, 3) for _, y, _, h in trims for v in (y, y + h)})
+    eps = 0.01
+    if outer_only:
+        xs_above = sorted({round(v, 3) for x, y, w, h in trims if y + h + b >= top - eps for v in (x, x + w)})
+        xs_below = sorted({round(v, 3) for x, y, w, h in trims if y - b <= bottom + eps for v in (x, x + w)})
+        ys_before = sorted({round(v, 3) for x, y, w, h in trims if x - b <= left + eps for v in (y, y + h)})
+        ys_after = sorted({round(v, 3) for x, y, w, h in trims if x + w + b >= right - eps for v in (y, y + h)})
+    else:
+        xs_above = xs_below = set(xs)
+        ys_before = ys_after = set(ys)
     floor = max(SAFE_EDGE, sheet.floor)
     left_limit = max(SAFE_EDGE, FOOTER_TOP if footer_left else 0.0)
 
@@ -192,7 +206,9 @@ def draw_crop_marks(canvas, sheet: Sheet, trims: list[tuple[float, float, float,
 
     low, high = band or (floor, sheet.page_h - SAFE_EDGE)
     above, below = span(top, min(high, sheet.page_h - SAFE_EDGE), 1), span(bottom, max(low, floor), -1)
-    before, after = span(left, left_limit, -1), span(right, sheet.page_w - SAFE_EDGE, 1)
+    side_low, side_high = across or (left_limit, sheet.page_w - SAFE_EDGE)
+    before = span(left, max(side_low, left_limit), -1)
+    after = span(right, min(side_high, sheet.page_w - SAFE_EDGE), 1)
     c = canvas
     c.saveState()
     # A mark inside the bleed lies on the artwork: a white halo under it keeps it visible on dark art.
@@ -200,13 +216,13 @@ def draw_crop_marks(canvas, sheet: Sheet, trims: list[tuple[float, float, float,
         c.setLineWidth(width)
         c.setStrokeGray(gray)
         for x in xs:
-            for y0, y1, inside in filter(None, (above, below)):
-                if inside or not halo:
-                    c.line(x, y0, x, y1)
+            for marks, edges in ((above, xs_above), (below, xs_below)):
+                if marks and x in edges and (marks[2] or not halo):
+                    c.line(x, marks[0], x, marks[1])
         for y in ys:
-            for x0, x1, inside in filter(None, (before, after)):
-                if inside or not halo:
-                    c.line(x0, y, x1, y)
+            for marks, edges in ((before, ys_before), (after, ys_after)):
+                if marks and y in edges and (marks[2] or not halo):
+                    c.line(marks[0], y, marks[1], y)
     c.restoreState()
     missing = []
     if not above and not below:
@@ -217,7 +233,8 @@ def draw_crop_marks(canvas, sheet: Sheet, trims: list[tuple[float, float, float,
 
 
 def draw_cut_lines(canvas, sheet: Sheet, trims: list[tuple[float, float, float, float]]) -> None:
-    """Gang-up: thin lines on the cut edges that neighbouring cards share, across the block."""
+    """Gang-up: thin lines on the cut edges that neighbouring cards share, across the block (along the
+    pieces that have them)."""
     if not trims:
         return
     left = min(x for x, _, _, _ in trims)
@@ -231,11 +248,19 @@ def draw_cut_lines(canvas, sheet: Sheet, trims: list[tuple[float, float, float, 
     c.setLineWidth(0.25)
     c.setStrokeColorRGB(0.5, 0.5, 0.5)
     c.setDash([1.5, 1.5])
-    b = sheet.bleed  # through the outer bleed, but never within SAFE_EDGE of the paper's edge
+    b, eps = sheet.bleed, 0.01  # through the outer bleed, but never within SAFE_EDGE of the paper's edge
+    # Each line runs along the pieces that have that edge only: past the end of a partial last row
+    # lie other pieces (pack.py), which a line across the whole block would lead a cut through.
     for x in inner_x:
-        c.line(x, max(bottom - b, SAFE_EDGE), x, min(top + b, sheet.page_h - SAFE_EDGE))
+        along = [(y, y + h) for tx, y, tw, h in trims if abs(tx - x) < eps or abs(tx + tw - x) < eps]
+        low, high = min(y for y, _ in along), max(y for _, y in along)
+        low, high = low - b if low <= bottom + eps else low, high + b if high >= top - eps else high
+        c.line(x, max(low, SAFE_EDGE), x, min(high, sheet.page_h - SAFE_EDGE))
     for y in inner_y:
-        c.line(max(left - b, SAFE_EDGE), y, min(right + b, sheet.page_w - SAFE_EDGE), y)
+        along = [(x, x + w) for x, ty, w, th in trims if abs(ty - y) < eps or abs(ty + th - y) < eps]
+        low, high = min(x for x, _ in along), max(x for _, x in along)
+        low, high = low - b if low <= left + eps else low, high + b if high >= right - eps else high
+        c.line(max(low, SAFE_EDGE), y, min(high, sheet.page_w - SAFE_EDGE), y)
     c.restoreState()
 
 

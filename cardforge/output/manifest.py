@@ -118,15 +118,16 @@ class Manifest:
             return self.pages
         return self.header.get(key, default)
 
-    def write(self, path: Path, pages: range | None = None, **header) -> None:
-        """Write the manifest JSON for all pages, or for a range of them renumbered from 1
-        (a component PDF cut from the kit)."""
-        first = pages.start + 1 if pages is not None else 1
-        last = pages.stop if pages is not None else len(self.pages)
+    def write(self, path: Path, pages: "range | list[int] | None" = None, **header) -> None:
+        """Write the manifest JSON for all pages, or for some of them (0-based, in order) renumbered
+        from 1 (a component PDF cut from the kit)."""
+        kept = list(pages) if pages is not None else list(range(len(self.pages)))
+        number = {index + 1: new for new, index in enumerate(kept, start=1)}  # kit page -> its page here
+        first, last = (min(number), max(number)) if number else (1, 0)
         top = dict(self.header, **header)
         if pages is not None:
             top.pop("contents", None)  # the kit's cover lists them; a component has no cover
-        top["pages"] = [dict(p, page=p["page"] - first + 1) for p in self.pages[first - 1:last]]
+        top["pages"] = [dict(self.pages[index], page=new) for new, index in enumerate(kept, start=1)]
         ink = summary(top["pages"])  # the mean ink coverage of these pages (ink.py)
         if ink is not None:
             top["ink"] = ink
@@ -139,9 +140,9 @@ class Manifest:
                     out.write("[")
                     count = 0
                     for page, data in self._lines(key, first, last):
-                        if first <= page <= last:
+                        if page in number:
                             body = data[1:] if data != "{}" else "}"
-                            out.write(("," if count else "") + f'{{"page":{page - first + 1}' +
+                            out.write(("," if count else "") + f'{{"page":{number[page]}' +
                                       ("," if body != "}" else "") + body)
                             count += 1
                     out.write("]")

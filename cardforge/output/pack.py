@@ -11,9 +11,17 @@ Where a paper holds fewer pieces, each with its own bleed, than another paper do
 ganged (trim edge to trim edge, one bleed round the block, cut lines between), as dense as that
 paper or denser: Letter's 6 poker cards become 9 (A4 keeps its 8 with a bleed each).
 
+Sections share paper: the decks of every section printed on the same stock (cards and tokens, on
+card stock: sheets.STOCK) are packed together, each section's full pages apart, and what is left
+over of each (the last hand of a deck, a strip of tokens) is stacked onto the same pages, so that
+a strip of tokens fills the empty rows of the last card sheet instead of a sheet of its own.  The
+blocks lie one above the other, across the page, with room between them: a guillotine or a
+scissors cut between two blocks cuts through no piece.
+
 Sidedness may mix: a piece without a back has blank paper behind it on a two-sided sheet (see
-sheets.py), so cutting it spoils nothing.  Gang-up and fold-over pieces are never stacked with
-another size (their marks and fold lines assume one grid on the page).
+sheets.py), so cutting it spoils nothing; a piece with a back has it behind it, on the other side
+of the same sheet.  Fold-over pieces are never stacked with another size (their fold lines assume
+one grid on the page); a ganged block is, with its cut lines inside it.
 """
 from __future__ import annotations
 
@@ -32,6 +40,8 @@ class Block:
     sheet: Sheet  # the grid, placed on the page
     items: list[Item]
     full: Sheet | None = None  # the size's full-page plan (a stacked block alone on a page goes back to it)
+    beside: bool = False  # in the empty end of another block's last row: its marks stay round its own box
+    shared_row: bool = False  # a block lies beside its last row: marks only on each outer row's own edges
 
     def band(self) -> tuple[float, float]:
         """The part of the page the block's crop marks may use above and below it."""
@@ -55,6 +65,11 @@ class PackedPage:
     def stacked(self) -> bool:
         return len(self.blocks) > 1
 
+    @property
+    def sections(self) -> list[str]:
+        """The sections whose pieces it holds, in the order of its blocks."""
+        return list(dict.fromkeys(card.deck.component for card, _ in self.items))
+
 
 @dataclass
 class _Stream:
@@ -66,8 +81,8 @@ class _Stream:
 
 
 def pack(decks: list, paper: str, mode: str, imposition: str, unplaceable) -> list[PackedPage]:
-    """Pages for the decks of one section.  `unplaceable(deck)` reports a deck whose pieces fit on
-    no page of this paper."""
+    """Pages for the decks of the sections printed on one stock (cards and tokens).  `unplaceable(deck)`
+    reports a deck whose pieces fit on no page of this paper."""
     streams: dict[tuple, _Stream] = {}
     for deck in decks:
         instances = [(card, copy) for card in deck.cards for copy in range(1, card.quantity + 1)]
@@ -86,10 +101,12 @@ def pack(decks: list, paper: str, mode: str, imposition: str, unplaceable) -> li
         if sheet is None:
             unplaceable(deck)
             continue
-        key = (round(deck.width, 3), round(deck.height, 3), round(deck.bleed, 3), round(deck.gap, 3), deck.shape,
-               deck_mode, gang)
+        # A section's decks flow into each other; another section's pieces of the same size do not
+        # (its full pages stay its own), only its leftovers share a page.
+        key = (deck.component, round(deck.width, 3), round(deck.height, 3), round(deck.bleed, 3), round(deck.gap, 3),
+               deck.shape, deck_mode, gang)
         if key not in streams:
-            streams[key] = _Stream(sheet, deck_mode, not gang and deck_mode != "fold", [])
+            streams[key] = _Stream(sheet, deck_mode, deck_mode != "fold", [])
         streams[key].items += instances
     pages: list[PackedPage] = []
     leftovers: list[_Stream] = []
@@ -231,30 +248,65 @@ def _stack(group: list[_Stream], page_w: float, page_h: float, fill: float = 1.0
     pages: list[list[Block]] = [[]]
     floor = page_h - FOOTER_TOP - fill * (page_h - 2 * FOOTER_TOP)  # pieces stay above it
     cursor = page_h - FOOTER_TOP  # the top of the free part of the current page
+    nook: tuple[Block, float, float, float, float] | None = None  # the free end of a last row: owner, x0, y0, x1, y1
     for stream in group:
         proto = stream.sheet
-        margin = MIN_MARGIN if proto.bleed >= MIN_MARK + 0.5 * MM else SAFE_EDGE + MARK_OFFSET + MIN_MARK
-        probe = Sheet(page_w, page_h, proto.card_w, proto.card_h, proto.bleed, 1, 1, False, proto.gap)
-        cols = int((page_w - 2 * margin + proto.gap + 1e-6) // probe.cell_w)
-        if cols < 1 or probe.cell_h - proto.gap > page_h - 2 * FOOTER_TOP:
+        # Ganged cards keep one bleed round their block; other pieces a bleed (and gap) each, and a
+        # margin that holds their crop marks where the bleed cannot.
+        margin = MIN_MARGIN if proto.gang or proto.bleed >= MIN_MARK + 0.5 * MM else SAFE_EDGE + MARK_OFFSET + MIN_MARK
+        probe = Sheet(page_w, page_h, proto.card_w, proto.card_h, proto.bleed, 1, 1, False, proto.gap, proto.gang)
+        extra = 2 * proto.bleed if proto.gang else -proto.gap  # what a block adds to its cells
+        cols = int((page_w - 2 * margin - extra + 1e-6) // probe.cell_w)
+        if cols < 1 or probe.cell_h + extra > page_h - 2 * FOOTER_TOP:
             return None
         items = list(stream.items)
+        if nook is not None and items:  # first into the empty end of the last row above
+            owner, x0, y0, x1, y1 = nook
+            fit_cols = int((x1 - x0 - extra + 1e-6) // probe.cell_w)
+            fit_rows = int((y1 - y0 - extra + 1e-6) // probe.cell_h)
+            if fit_cols >= 1 and fit_rows >= 1:
+                take, items = items[:fit_cols * fit_rows], items[fit_cols * fit_rows:]
+                sheet = Sheet(page_w, page_h, proto.card_w, proto.card_h, proto.bleed, min(fit_cols, len(take)),
+                              math.ceil(len(take) / fit_cols), False, proto.gap, proto.gang, floor=FOOTER_TOP)
+                sheet = replace(sheet, origin=(x0 + (x1 - x0 - sheet.block_w) / 2, y0))
+                pages[-1].append(Block(sheet, take, proto, beside=True))
+                owner.shared_row = True
+                nook = None
         while items:
             room = cursor - max(floor, FOOTER_TOP) - (BLOCK_GAP if pages[-1] else 0.0)
-            rows = int((room + proto.gap + 1e-6) // probe.cell_h)
+            rows = int((room - extra + 1e-6) // probe.cell_h)
             if rows < 1:
                 if not pages[-1]:
                     return None  # not one row fits on an empty page with this fill
                 pages.append([])
                 cursor = page_h - FOOTER_TOP
+                nook = None
                 continue
             take, items = items[:rows * cols], items[rows * cols:]
             used_cols = min(cols, len(take))
             used_rows = math.ceil(len(take) / cols)
             sheet = Sheet(page_w, page_h, proto.card_w, proto.card_h, proto.bleed, used_cols, used_rows, False,
-                          proto.gap, floor=FOOTER_TOP)
+                          proto.gap, proto.gang, floor=FOOTER_TOP)
             top = cursor - (BLOCK_GAP if pages[-1] else 0.0)
             sheet = replace(sheet, origin=((page_w - sheet.block_w) / 2, top - sheet.block_h))
-            pages[-1].append(Block(sheet, take, proto))
+            block = Block(sheet, take, proto)
+            pages[-1].append(block)
             cursor = top - sheet.block_h
+            nook = _nook(block)
     return [blocks for blocks in pages if blocks]
+
+
+def _nook(block: Block) -> tuple[Block, float, float, float, float] | None:
+    """The empty end of a block's last row, where smaller pieces may go (x0, y0, x1, y1, in points):
+    BLOCK_GAP clear of the last piece, and half of it clear of the row above, so that every piece
+    keeps room round it for its crop marks, and a cut between the rows, then one between the last
+    piece and the pieces beside it, cuts through none of them."""
+    sheet = block.sheet
+    last = len(block.items) - (sheet.rows - 1) * sheet.cols  # pieces in the last row
+    if last >= sheet.cols:
+        return None
+    x, y = sheet.slot(len(block.items) - 1)
+    right = x + sheet.card_w + (sheet.piece_bleed if not sheet.gang else 0.0)
+    row_top = y + sheet.card_h + sheet.piece_bleed
+    top = row_top - BLOCK_GAP / 2 if sheet.rows > 1 else row_top
+    return block, right + BLOCK_GAP, sheet.grid_y, sheet.grid_x + sheet.block_w, top

@@ -44,6 +44,12 @@ class Page:
     footer_left: bool = False  # the block fills the page's height: the footer runs up the left margin
     furniture: bool = True  # the footer and scale bar (a print shop's page holds the piece alone)
     sheet: dict | None = None  # in a duplex kit: its sheet's kind and the side it prints on
+    shares: tuple[str, ...] = ()  # the other sections whose pieces it holds (tokens on the last card sheet)
+
+    @property
+    def sections(self) -> tuple[str, ...]:
+        """Every section with pieces on the page: its own first."""
+        return (self.section, *self.shares)
 
 
 def blank_page(like: Page, label: str = "intentionally blank") -> Page:
@@ -51,4 +57,4 @@ def blank_page(like: Page, label: str = "intentionally blank") -> Page:
     kit's language), in the band no piece uses, so that a printer set to skip empty pages cannot
     shift every later back."""
     return Page(like.width, like.height, like.section, label, lambda writer, number: None,
-                footer_left=like.footer_left, role="blank")
+                footer_left=like.footer_left, role="blank", shares=like.shares)

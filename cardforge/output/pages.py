@@ -3,6 +3,7 @@
 A planned Page holds a `draw(writer, number)` callback; the Writer (pdf.py) runs it."""
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Callable
 
 from ..diagnostics import Report
@@ -23,11 +24,13 @@ if TYPE_CHECKING:
 ARTWORK_FRAMES = ("shape", "image")  # a board's frames that alignment marks may lie on
 
 
-def plan_decks(prep: Prepared, section: str, options: PrintOptions, report: Report) -> list[Page]:
-    """Pages of the cards (or tokens) of every deck in `section`, packed (pack.py) and imposed as
-    `options` say."""
-    pages: list[Page] = []
-    deferred: list[Page] = []
+def plan_decks(prep: Prepared, sections: tuple[str, ...], options: PrintOptions, report: Report) -> dict[str, list[Page]]:
+    """Pages of the cards and tokens of every deck in `sections` (the sections printed on one stock),
+    packed together (pack.py) and imposed as `options` say: each section's pages, a page whose
+    pieces come from several sections going to the first of them (it lists the others in
+    `Page.shares`)."""
+    planned: dict[str, list[Page]] = {section: [] for section in sections}
+    deferred: dict[str, list[Page]] = {section: [] for section in sections}
     tr = translator(getattr(prep.game.overlay, "strings", None) or {})  # the footers' and manifest's language
 
     def unplaceable(deck) -> None:
@@ -35,26 +38,36 @@ def plan_decks(prep: Prepared, section: str, options: PrintOptions, report: Repo
                      f"do not fit on {options.paper.upper()} paper", prep.game.doc.pos(deck.pointer),
                      help="make the pieces smaller, or the gap and bleed narrower")
 
-    for packed in pack(prep.game.component(section), options.paper, options.mode, options.imposition, unplaceable):
+    decks = [deck for section in sections for deck in prep.game.component(section)]
+    shared = pack(decks, options.paper, options.mode, options.imposition, unplaceable)
+    # Sections share sheets only where that saves one: otherwise each keeps its own last sheet.
+    apart = [packed for section in sections for packed in
+             pack(prep.game.component(section), options.paper, options.mode, options.imposition, lambda deck: None)]
+    for packed in shared if len(shared) < len(apart) else apart:
         names = list(dict.fromkeys(card.deck.name for card, _ in packed.items))
+        on = sorted(packed.sections, key=sections.index)
+        section, shares = on[0], tuple(on[1:])
         has_backs = any(card.back for card, _ in packed.items)
         deck_mode = packed.mode
-        decks = ", ".join(names)
-        label = tr("{decks}, fold-over", decks=decks) if deck_mode == "fold" else tr("{decks}, fronts", decks=decks)
+        # A sheet shared by sections names its decks without their notes ("(double-sided)"): the footer
+        # holds them at 6 pt.
+        decks_named = ", ".join(re.sub(r"\s*\([^)]*\)", "", name) for name in names) if shares else ", ".join(names)
+        label = tr("{decks}, fold-over", decks=decks_named) if deck_mode == "fold" else \
+            tr("{decks}, fronts", decks=decks_named)
         duplex = has_backs and deck_mode == "duplex"
         footer_left = packed.sheet.floor == 0 and not packed.stacked
-        pages.append(Page(packed.sheet.page_w, packed.sheet.page_h, section, label,
-                          _deck_page(section, packed, "front", options), name=names[0], names=names,
-                          role="fronts" if duplex else "single", footer_left=footer_left))
+        planned[section].append(Page(packed.sheet.page_w, packed.sheet.page_h, section, label,
+                                     _deck_page(packed, "front", options), name=names[0], names=names,
+                                     role="fronts" if duplex else "single", footer_left=footer_left, shares=shares))
         if has_backs and deck_mode != "fold":
-            back = Page(packed.sheet.page_w, packed.sheet.page_h, section, tr("{decks}, backs", decks=decks),
-                        _deck_page(section, packed, "back", options), name=names[0], names=names,
-                        footer_left=footer_left, role="backs")
-            (pages if deck_mode == "duplex" else deferred).append(back)
-    return pages + deferred
+            back = Page(packed.sheet.page_w, packed.sheet.page_h, section, tr("{decks}, backs", decks=decks_named),
+                        _deck_page(packed, "back", options), name=names[0], names=names,
+                        footer_left=footer_left, role="backs", shares=shares)
+            (planned if deck_mode == "duplex" else deferred)[section].append(back)
+    return {section: planned[section] + deferred[section] for section in sections}
 
 
-def _deck_page(section: str, packed: PackedPage, side: str, options: PrintOptions):
+def _deck_page(packed: PackedPage, side: str, options: PrintOptions):
     mode = packed.mode
     dx, dy = page_offset(options.back_offset, packed.sheet.page_w, packed.sheet.page_h) \
         if side == "back" and mode == "duplex" else (0.0, 0.0)
@@ -65,6 +78,7 @@ def _deck_page(section: str, packed: PackedPage, side: str, options: PrintOption
             deck = block.items[0][0].deck  # one size, bleed and shape in a block
             for i, (card, copy) in enumerate(block.items):
                 x, y = sheet.slot(i)
+                section = card.deck.component  # each piece's own: a page may hold cards and tokens
                 if side == "front":
                     fronts.append((x, y, sheet.card_w, sheet.card_h))
                     _face(writer, sheet, section, writer.prep.faces[(card.id, "front")], card, "front", copy, x, y,
@@ -85,11 +99,13 @@ def _deck_page(section: str, packed: PackedPage, side: str, options: PrintOption
             if sheet.gang:
                 draw_cut_lines(writer.canvas, sheet, trims)
             band = _band(sheet, trims) if packed.stacked else None
+            across = _across(sheet, trims) if block.beside else None
             footer_left = sheet.floor == 0 and not packed.stacked
             # The same marks on every sheet of a deck: written out once per document.
             missing = written_once(writer.canvas, writer.written, ("crop marks", sheet, tuple(map(tuple, trims)),
-                                                                   footer_left, band),
-                                   lambda: draw_crop_marks(writer.canvas, sheet, trims, footer_left, band))
+                                                                   footer_left, band, across, block.shared_row),
+                                   lambda: draw_crop_marks(writer.canvas, sheet, trims, footer_left, band, across,
+                                                           block.shared_row))
             if missing:
                 writer.report.warning("W-MARKS", f"{deck.name} on {options.paper.upper()}: no room for crop marks "
                                       f"on the cut lines at {', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''}",
@@ -126,6 +142,16 @@ def _band(sheet: Sheet, trims: list) -> tuple[float, float] | None:
     bottom = min(y for _, y, _, _ in trims) - sheet.bleed
     top = max(y + h for _, y, _, h in trims) + sheet.bleed
     return bottom - BLOCK_GAP / 2, top + BLOCK_GAP / 2
+
+
+def _across(sheet: Sheet, trims: list) -> tuple[float, float] | None:
+    """Where the marks of a block beside the end of another block's last row may go left and right of
+    it: half the gap to that row's last piece (on a back page, round the mirrored block)."""
+    if not trims:
+        return None
+    left = min(x for x, _, _, _ in trims) - sheet.bleed
+    right = max(x + w for x, _, w, _ in trims) + sheet.bleed
+    return left - BLOCK_GAP / 2, right + BLOCK_GAP / 2
 
 
 def _face(writer: Writer, sheet: Sheet, section: str, layout, card, side: str, copy: int, x: float, y: float,
@@ -296,10 +322,12 @@ def cover_page(prep: Prepared, paper: str, kit_pages: Callable[[], list[Page]]) 
         y -= 9 * MM
         contents = []
         sections: dict[str, dict[str, int]] = {}  # section -> item name -> its first page
+        own = {deck.name: deck.component for deck in game.decks}  # a deck on a page another section leads
         for number, page in enumerate(kit_pages(), start=1):
             for name in page.names or ([page.name] if page.name else []):
                 if page.section != "cover":
-                    sections.setdefault(page.section, {}).setdefault(name, number)
+                    section = own.get(name, page.section) if page.shares else page.section
+                    sections.setdefault(section, {}).setdefault(name, number)
         for section, firsts in sections.items():
             page_no = min(firsts.values())
             say("sans-bold", 10, 30 * MM, y, tr(section.capitalize()))
@@ -349,6 +377,7 @@ def _cover_art(writer: Writer, art: dict, width: float, height: float) -> None:
 
 
 SECTIONS = ("cards", "boards", "tokens", "references", "templates")
+DECK_SECTIONS = ("cards", "tokens")  # both on card stock (sheets.STOCK): their pieces share sheets
 
 
 def plan_sections(prep: Prepared, options: PrintOptions, report: Report,
@@ -356,6 +385,7 @@ def plan_sections(prep: Prepared, options: PrintOptions, report: Report,
     """Every section's pages.  `measure=False` (`check`, which loads no PDF writer): boards are tiled
     by their size alone, without placing seams off their words."""
     planned = []
+    decks = plan_decks(prep, DECK_SECTIONS, options, report)
     for section in SECTIONS:
         if section == "templates":
             try:
@@ -367,8 +397,7 @@ def plan_sections(prep: Prepared, options: PrintOptions, report: Report,
                              "which is cut into segments")
                 pages = []
         else:
-            pages = (plan_decks(prep, section, options, report) if section in ("cards", "tokens")
-                     else plan_boards(prep, section, options.paper, measure))
+            pages = decks[section] if section in decks else plan_boards(prep, section, options.paper, measure)
         if pages:
             planned.append((section, pages))
     return planned

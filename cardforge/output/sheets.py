@@ -79,14 +79,25 @@ def duplex_pages(pages: list["Page"], blank: str = "intentionally blank") -> lis
     return out
 
 
-def lower_bound(prep, paper: str, pages: list["Page"]) -> dict:
+def lower_bound(prep, paper: str, pages: list["Page"], gang: bool = False) -> dict:
     """The kit's sheets beside the fewest it could have: its read sheets (cover, guide, reference
-    sheets) as they are, plus the bleed-box area of every piece's front over the area one sheet
-    side offers pieces (the page less 4 mm at the sides and the 8.2 mm footer band top and bottom)."""
-    from .impose import FOOTER_TOP, MIN_MARGIN, paper_size
+    sheets) as they are, plus the bleed-box area of every piece's front (a ganged card's trim box: its
+    block has one bleed round it) over the area one sheet side offers pieces (the page less 4 mm at
+    the sides and the 8.2 mm footer band top and bottom)."""
+    from .impose import FOOTER_TOP, MIN_MARGIN, paper_size, plan
+    from .pack import as_dense_as_other_papers
     game = prep.game
-    area = sum(card.quantity * (deck.width + 2 * deck.bleed) * (deck.height + 2 * deck.bleed)
-               for deck in game.decks for card in deck.cards)
+
+    def piece_bleed(deck) -> float:
+        """Ganged cards (pack.py) share one bleed round their block: each needs its trim box only."""
+        if deck.shape != "rect" or deck.gap or deck.mode == "fold":
+            return deck.bleed
+        sheet = plan(paper, deck.width, deck.height, deck.bleed, gap=deck.gap)
+        return 0.0 if gang or sheet is not None and as_dense_as_other_papers(paper, deck, sheet) is not None else deck.bleed
+    area = 0.0
+    for deck in game.decks:
+        b = piece_bleed(deck)
+        area += sum(card.quantity for card in deck.cards) * (deck.width + 2 * b) * (deck.height + 2 * b)
     area += sum((b.width + 2 * game.bleed) * (b.height + 2 * game.bleed) for b in game.component("boards"))
     area += sum(piece.quantity * piece.width * piece.height for piece in game.templates)
     short, long = paper_size(paper)

@@ -8,19 +8,21 @@ missing images) instead of drawing them wrong.
 """
 from __future__ import annotations
 
+import difflib
 from collections import OrderedDict
 from functools import partial
 from typing import Any, TYPE_CHECKING
 
 
 from ..layout import text as richtext
-from ..diagnostics import Report, display_path, refine
+from ..diagnostics import Report, display_path
 from ..layout.fonts import FontBook
 from ..layout.icons import IconError, IconLibrary, IconPainter
 from ..layout.layouts import Frame, Layout
 from ..layout.repeat import placed
 from ..geometry import shape_path, track_cells
-from .facecache import face_memo, stored_call, stored_calls
+from .facecache import face_memo
+from .facesay import FIELD, FaceDiagnostics
 from .images import ImageFrames
 from .shapes import ShapeFrames
 from .versionmark import VersionMarks
@@ -29,7 +31,7 @@ from .piece import Piece
 from .replay import Kept, FaceReplay, placed_box
 from ..layout.facecode import FaceCode, asked_versions, face_pieces, watch_versions
 from .table import RenderError, draw_table
-from ..frontend.model import Board, Card, Game
+from ..frontend.model import Card, Game
 from ..frontend.translations import translator
 from ..layout.templates import Expression, Template, TemplateFailure, fields_read, truthy
 from ..units import MM, length as _length, mm
@@ -44,9 +46,6 @@ BASIC_COLORS = {"black": "#000000", "white": "#ffffff", "red": "#b3261e", "blue"
                 "green": "#2e7d32", "yellow": "#f2c230", "grey": "#808080", "gray": "#808080",
                 "none": "none"}
 EDGE = 0.01  # points: a frame edge this close to the trim edge "touches" it
-PIECE = "piece"  # a diagnostic's position: the piece being drawn (see CardRenderer._say)
-FIELD = "field"  # a diagnostic's position: ("field", key, needle, nth), in the piece's field `key`
-AT = "@"  # in a diagnostic's once-key: its position
 CACHE_LIMIT = 500  # parsed texts kept per PDF (a 40-word text parsed and fitted holds ~20 KB)
 
 
@@ -67,7 +66,7 @@ def rendered(piece: Piece, template: Template, ctx: dict, face_ctx: dict | None)
     return memo[key]
 
 
-class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
+class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks, FaceDiagnostics):
     """Draws faces of one game onto one canvas, with caches shared by all the faces it draws."""
 
     faces_drawn = 0  # in this process: lets a test prove that a build draws each face once
@@ -88,7 +87,7 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         self._shape_code: dict[tuple, tuple] = {}  # render/shapes.py
         self._game_data = game.template_data()
         self._boards = {board.id: board.data for board in game.boards}  # every board's data, by id
-        self._reported: set[tuple] = set()  # copies of a card share their problems: report once
+        self._reported: dict[tuple, Any] = {}  # copies of a card share their problems: report once
         self._piece, self._face_ctx = None, None  # the face being evaluated, and its context
         self._deck_sizes: dict[tuple, float] = {}  # fit: deck, per frame and deck
         self.outline = False  # --outline: frame boxes, safe zone, trim and bleed over each face (render/outline.py)
@@ -251,78 +250,8 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         c.restoreState()
         return records
 
-    def _warn_overlapping_text(self, layout: Layout, piece: Piece, side: str, records: list[dict]) -> None:
-        """Two text frames whose `when:` conditions both hold on this face, drawn over each other:
-        once per pair at the later frame's line in the layout, naming the first piece it happens on."""
-        from ..layout.layouts import overlapping_text
-        what = "board" if isinstance(piece, Board) else "card"
-        for first, second, w, h in overlapping_text(layout.frames, records):
-            self._say(("overlap", AT, first.name, second.name), "warning", "W-TEXT-OVERLAP",
-                      f"text frames '{first.name}' and '{second.name}' of layout '{layout.name}' both print on "
-                      f"{what} '{piece.id}' ({side}) and overlap by {mm(w):.1f} x {mm(h):.1f} mm: their texts "
-                      "are drawn over each other", second.position,
-                      f"make their 'when:' conditions exclude each other, or move '{second.name}' "
-                      f"clear of '{first.name}'", piece.id)
-
-    def _frame_error(self, exc: RenderError, frame: Frame, layout: Layout, piece: Piece, side: str) -> None:
-        """A frame's error: once at the layout when it is the layout's own mistake, else once per
-        frame of the piece's face, at the piece (or at the field its text comes from)."""
-        if exc.at is not None:  # the layout's own mistake: once, at the layout, for every card
-            self._say(("at", AT, exc.message), "error", exc.code,
-                      f"frame '{frame.name}' of layout '{layout.name}', {exc.message}", exc.at, exc.help)
-            return
-        if isinstance(piece, Card) and piece.reads_invalid(t.source for t in frame.templates.values()):
-            return  # it follows from a field's schema error, reported already
-        what = "board" if isinstance(piece, Board) else "card"
-        self._say(("frame", piece.id, side, frame.name), "error", exc.code, f"{what} '{piece.id}' ({side}), "
-                  f"frame '{frame.name}' of layout '{layout.name}': {exc.message}", exc.field or PIECE, exc.help,
-                  piece.id, side)
-
-    def _icon_error(self, exc: IconError, piece: Piece) -> None:
-        """A broken icon file is reported once, at the file, however many faces use it."""
-        self._say(("icon", AT), "error", exc.code, exc.message, exc.position or PIECE, exc.help)
-
     def _holds(self, frame: Frame, ctx: dict) -> bool:
         return truthy(str(self._value(frame, "when", ctx)))
-
-    def _repeat_failed(self, layout: Layout, piece: Piece, side: str, frame: Frame, exc: Exception) -> None:
-        what = "board" if isinstance(piece, Board) else "card"
-        self._say(("frame", piece.id, side, frame.name), "error", getattr(exc, "code", "E-REPEAT"),
-                  f"{what} '{piece.id}' ({side}), repeat frame '{frame.name}' of layout '{layout.name}': {exc}", PIECE,
-                  getattr(exc, "help", None) or "check the rows and where they are placed", piece.id, side)
-
-    def _say(self, once: tuple, severity: str, code: str, message: str, at, help: str | None = None,
-             card: str | None = None, side: str | None = None) -> None:
-        """Report a problem once per `once` key (copies of a piece, faces of a layout share it; `AT` in
-        the key stands for the position).  `at` is a Position, PIECE (the piece being drawn),
-        (FIELD, key, needle, nth) (where the `nth` `needle` is in the piece's field `key`) or
-        ("game", pointer): all but the first are looked up when reported, so that a problem kept in
-        the disk cache (render/facecache.py) points at the line where the piece is now.  `side`: the
-        face of the piece it is on (the preview badges that face alone)."""
-        if severity == "error":
-            self._erred = True
-        if self._saying is not None:  # a face measured for the disk cache: everything it says, in order
-            self._saying.append(stored_call(once, severity, code, message, at, help, card, side))
-        if at == PIECE:
-            position = self._piece.pos()
-        elif isinstance(at, tuple) and at[0] == FIELD:
-            position = refine(self._piece.pos(at[1]), at[2], at[3])
-        elif isinstance(at, tuple):
-            position = self.game.doc.pos(at[1])
-        else:
-            position = at
-        key = tuple((str(position.path), position.line, position.col) if part == AT else part for part in once)
-        if key not in self._reported:
-            self._reported.add(key)
-            (self.report.error if severity == "error" else self.report.warning)(code, message, position, help=help,
-                                                                                card=card, side=side)
-
-    def _say_again(self, said: Any) -> bool:
-        """Report again what a face measured earlier said; False for an entry that is not one."""
-        calls = stored_calls(said)
-        for call in calls or ():
-            self._say(*call)
-        return calls is not None
 
     # -- frames ---------------------------------------------------------------------------
 
@@ -330,15 +259,6 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         """A frame's value written as a literal: a text the language's string table may translate."""
         value = frame.props.get(key) if template is None else template.source
         return self._strings.get(value, value) if key == "text" and isinstance(value, str) else value
-
-    def _translated_at(self, frame: Frame, key: str = "text"):
-        """Where the string table translates this frame's literal text (None: it does not): a
-        translation that overflows is the translation's mistake, reported at its line."""
-        template = frame.templates.get(key)
-        if template is not None and not template.is_constant:
-            return None
-        value = frame.props.get(key) if template is None else template.source
-        return self._string_at.get(value) if isinstance(value, str) else None
 
     def _value(self, frame: Frame, key: str, ctx: dict) -> Any:
         template = frame.templates.get(key)
@@ -406,8 +326,10 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
                 except ValueError:
                     raise RenderError("E-COLOR", f"'{value}' is not a colour") from None
             else:
+                guess = difflib.get_close_matches(text, [*layout.colors, *BASIC_COLORS], n=1, cutoff=0.6)
                 raise RenderError("E-COLOR", f"unknown colour '{value}'",
-                                  help="use '#rrggbb' or a name from the layout's 'colors'")
+                                  help=(f"did you mean '{guess[0]}'? " if guess else "")
+                                  + "use '#rrggbb' or a name from the layout's 'colors'")
             self._color_cache[key] = result
         return self._color_cache[key]
 
@@ -419,8 +341,10 @@ class CardRenderer(FaceReplay, ImageFrames, ShapeFrames, VersionMarks):
         """Parsed rich text (cached); a character the font lacks is an error, never an empty box."""
         family = self.fonts.family(font)
         if family is None:
+            guess = difflib.get_close_matches(str(font), self.fonts.names(), n=1, cutoff=0.6)
             raise RenderError("E-FONT", f"unknown font '{font}'",
-                              help=f"known fonts: {', '.join(self.fonts.names())}")
+                              help=(f"did you mean '{guess[0]}'? " if guess else "")
+                              + f"known fonts: {', '.join(self.fonts.names())}")
         key = (markup, font, style, uppercase)
         rich = self._rich_cache.get(key)
         if rich is None:

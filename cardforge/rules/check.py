@@ -40,6 +40,8 @@ def check_game(game: Game, report: Report, *, layouts=None, icons=None, faces=No
         if icons is not None:
             if layouts is not None:
                 used.icons |= icons_named_in_layouts(layouts)
+            if getattr(game, "overlay", None) is not None:  # a language's run: the source kit's icons are used
+                used.icons |= game.overlay.source_icons
             check_unused_icons(game, report, used)
         check_files(game, report, used)
     # A game's own rules check its source text (rulebook quotes, glossary terms in English): a

@@ -109,14 +109,14 @@ class Builder:
     (loaded files, compiled templates, fonts), so a rebuild costs little more than the drawing.
     Saves that come while it builds are folded into one more build."""
 
-    def __init__(self, preview: Preview, game_dir: Path, layouts_dir: Path | None):
+    def __init__(self, preview: Preview, game_dir: Path, layouts_dir: Path | None, lang: str | None = None):
         self.preview = preview
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         context = multiprocessing.get_context(method)
         self.conn, child = context.Pipe()
         self.process = context.Process(target=_builder_loop, args=(child, str(game_dir),
                                        str(layouts_dir) if layouts_dir else None, str(preview.out_dir),
-                                       preview.papers), daemon=True)
+                                       preview.papers, lang), daemon=True)
         with held():
             self.process.start()
         self.wanted = threading.Event()
@@ -159,7 +159,7 @@ class Builder:
             self.process.join(timeout=1)
 
 
-def _builder_loop(conn, game_dir: str, layouts_dir: str | None, out_dir: str, papers) -> None:
+def _builder_loop(conn, game_dir: str, layouts_dir: str | None, out_dir: str, papers, lang: str | None = None) -> None:
     in_child()  # Ctrl+C is for the server, which stops this process (Builder.close)
     from ..frontend import load
     from ..output.parallel import Job, build_all
@@ -178,7 +178,7 @@ def _builder_loop(conn, game_dir: str, layouts_dir: str | None, out_dir: str, pa
         if message != "build":
             return
         start = time.perf_counter()
-        jobs = [Job(Path(game_dir), Path(out_dir), paper, "duplex", Path(layouts_dir) if layouts_dir else None)
+        jobs = [Job(Path(game_dir), Path(out_dir), paper, "duplex", Path(layouts_dir) if layouts_dir else None, lang=lang)
                 for paper in papers]
         results = build_all(jobs, None, workers=1)
         errors = sum(len(r.report.errors) for r in results)

@@ -61,8 +61,9 @@ class Session:
     """A game folder, kept up to date for the preview and `watch`."""
 
     def __init__(self, game_dir: Path, layouts_dir: Path | None = None, dpi: float = PREVIEW_DPI,
-                 outline: bool = False):
+                 outline: bool = False, lang: str | None = None):
         self.game_dir, self.layouts_dir, self.dpi = Path(game_dir), layouts_dir, dpi
+        self.lang = lang  # `serve --lang de`: the game with that language's overlay merged in
         self.outline = outline  # `serve --outline`: frame boxes, safe zone, trim and bleed on every picture
         if load.file_memo is None:
             load.file_memo = load.FileMemo()
@@ -86,7 +87,7 @@ class Session:
         """Reload, recheck, redraw what changed. Returns the keys of the faces drawn again."""
         report = Report()
         try:
-            prep = prepare(self.game_dir, report, self.layouts_dir)
+            prep = prepare(self.game_dir, report, self.layouts_dir, lang=self.lang)
         except ContentError:
             prep = None
         except Exception as exc:  # noqa: BLE001 - a bug must not take the preview down; show it
