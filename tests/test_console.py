@@ -2,6 +2,7 @@
 wanted; the build still runs to its end and says nothing about the closed pipe."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -109,3 +110,25 @@ def test_quiet_prints_the_errors_alone_before_or_after_the_command(tmp_path):
     assert broken.stderr.splitlines()[0] == ("mygame/cards/cards.yaml:13:11: error[E-SCHEMA]: card 'heavy-blow', "
                                              "field 'cost': 9 is greater than the maximum of 5")
     assert broken.stderr.splitlines()[-1] == "1 error, 0 warnings"
+
+
+def test_a_build_prints_one_line_per_game_and_verbose_every_file(tmp_path):
+    game = tmp_path / "mygame"
+    subprocess.run([sys.executable, "-m", "cardforge", "new", str(game)], check=True, capture_output=True)
+    run = lambda *extra: subprocess.run([sys.executable, "-m", "cardforge", "build", *extra, "--paper", "a4"],  # noqa: E731
+                                        capture_output=True, text=True, cwd=game)
+    default = run()
+    assert default.returncode == 0, default.stderr
+    manifest = json.loads((game / "build" / "mygame" / "mygame-kit-a4.manifest.json").read_text("utf-8"))
+    pdfs = sorted((game / "build" / "mygame").glob("*.pdf"))
+    assert len(pdfs) == 3  # the kit, its cards and its guide
+    assert default.stdout.splitlines() == [
+        f"mygame: 3 PDFs in build/mygame (sheets: kit-a4 {manifest['sheets']['count']})"]
+    detail = run("-v")
+    lines = detail.stdout.splitlines()
+    assert "wrote build/mygame/mygame-kit-a4.pdf" in lines
+    assert any(line.startswith("  mygame-kit-a4.pdf: ") and "sheets (lower bound" in line for line in lines)
+    assert len([line for line in lines if line.startswith("wrote ")]) == 6  # three PDFs and their manifests
+    assert lines[-1] == default.stdout.splitlines()[0]
+    quiet = run("-q", "-v")  # -q wins: nothing but errors
+    assert (quiet.returncode, quiet.stdout) == (0, "")

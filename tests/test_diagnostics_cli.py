@@ -171,7 +171,7 @@ def test_paths_outside_the_working_folder_are_shown_in_full(tmp_path):
 
 def test_clean_build_writes_into_a_folder_named_after_the_game_folder(tmp_path):
     make_game(tmp_path, name="my-folder")  # the game's id is 'tiny'
-    result = cardforge("build", "content/my-folder", "--out", "out", "--mode", "simplex", cwd=tmp_path)
+    result = cardforge("build", "content/my-folder", "--out", "out", "--mode", "simplex", "-v", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     written = sorted(p.relative_to(tmp_path).as_posix() for p in (tmp_path / "out").rglob("*"))
     for paper in ("a4", "letter"):

@@ -81,7 +81,7 @@ def _card_box_px(manifest: dict, record: dict, dpi: int) -> tuple[float, float, 
 def test_the_ink_saver_kit_is_a_variant_beside_the_kit(tmp_path):
     _game(tmp_path)
     _build(tmp_path)
-    result = _build(tmp_path, "--ink-saver")
+    result = _build(tmp_path, "--ink-saver", "-v")
     out = tmp_path / "out" / "tiny"
     assert "wrote out/tiny/tiny-kit-inksaver-a4.pdf" in result.stdout
     names = sorted(p.name for p in out.glob("*.pdf"))

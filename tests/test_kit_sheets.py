@@ -220,7 +220,7 @@ def test_at_most_one_under_filled_sheet_per_kit(kits, game, paper):
 
 
 def test_the_build_prints_each_kits_sheets_beside_the_lower_bound(tmp_path):
-    result = cardforge("build", REPO / "content" / "bombs-away", "--paper", "a4", "--out", tmp_path, cwd=REPO,
+    result = cardforge("build", REPO / "content" / "bombs-away", "--paper", "a4", "--out", tmp_path, "-v", cwd=REPO,
                        timeout=300)
     assert result.returncode == 0, result.stderr
     manifest = json.loads((tmp_path / "bombs-away" / "bombs-away-kit-a4.manifest.json").read_text("utf-8"))

@@ -167,7 +167,7 @@ def test_a_proof_has_the_cards_alone(tmp_path):
     game = _new_game(tmp_path, overflow=False)
     full = cardforge("build", "--paper", "a4", cwd=game)
     assert full.returncode == 0, full.stderr
-    result = cardforge("build", "--proof", "--paper", "a4", cwd=game)
+    result = cardforge("build", "--proof", "--paper", "a4", "-v", cwd=game)
     assert result.returncode == 0, result.stderr
     assert "wrote build/preview/proof/goblins/goblins-proof-a4.pdf" in result.stdout
     kit = _page_kinds(game / "build/goblins/goblins-kit-a4.pdf")

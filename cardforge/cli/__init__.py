@@ -18,7 +18,7 @@ import sys
 from .. import __version__
 from . import (build, calibrate, check, diff, export, force, icons, import_sheet, new, render, rules, schema, serve,
                stats, translate, watch)
-from .console import be_quiet, closed_pipes_dropped, machine_readable_stdout
+from .console import be_quiet, be_verbose, closed_pipes_dropped, machine_readable_stdout
 from .common import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, UsageError
 
 __all__ = ["main", "parser", "UsageError", "EXIT_OK", "EXIT_CONTENT", "EXIT_USAGE"]
@@ -65,9 +65,12 @@ def parser() -> argparse.ArgumentParser:
     for command in COMMANDS:
         command.add(sub)
     quiet = dict(action="store_true", help="print errors alone: no results, no warnings")
+    verbose = dict(action="store_true", help="print the detail of each result: every file written, each kit's sheets")
     p.add_argument("-q", "--quiet", **quiet)
+    p.add_argument("-v", "--verbose", **verbose)
     for command_parser in sub.choices.values():  # before or after the command, as ruff and cargo take it
         command_parser.add_argument("-q", "--quiet", default=argparse.SUPPRESS, **quiet)
+        command_parser.add_argument("-v", "--verbose", default=argparse.SUPPRESS, **verbose)
     for name, lines in EXAMPLES.items():
         command_parser = sub.choices[name]
         command_parser.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -100,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                 raise UsageError(unknown)
             args = p.parse_args(words)
             be_quiet(args.quiet)
+            be_verbose(args.verbose)
             machine_readable_stdout(getattr(args, "format", "text") not in (None, "text"))
             if args.command is None:  # bare `cardforge`: what it can do, not an error
                 p.print_help()

@@ -153,15 +153,15 @@ def run(args) -> int:
     for result in build_all(jobs, ProgressBar(label), workers=args.jobs):
         combined.extend_once(result.report)
         if result.outputs:  # a preview is written despite the errors its faces show
-            for path in result.outputs:
+            for path in result.outputs if console.verbose() else ():  # -v: every file and each kit's sheets
                 console.result(f"wrote {path}")
-                line = sheet_summary(path.with_suffix(".manifest.json")) if ("-kit-" in path.name or "-proof-" in
-                                                                             path.name) and path.suffix == ".pdf" else None
+                line = sheet_summary(path.with_suffix(".manifest.json")) if _is_kit(path) else None
                 if line:
                     console.result(f"  {path.name}: {line}")
                 if line and path.parent not in told:  # once per game: the same for every paper
                     told.add(path.parent)
                     _print_provenance(path.with_suffix(".manifest.json"))
+            console.result(_game_line(result))
             if result.report.has_errors():
                 print(f"{result.game_dir}: a preview with the errors below drawn in (overflowing text marked in "
                       "red); the kit is not built until they are fixed", file=sys.stderr)
@@ -181,6 +181,27 @@ def _preview_folder(args) -> str:
     parts = ([f"only-{args.only}"] if args.only else []) + (["proof"] if args.proof and not args.only else []) \
         + (["outline"] if args.outline else [])
     return "-".join(parts)
+
+
+def _is_kit(path: Path) -> bool:
+    return ("-kit-" in path.name or "-proof-" in path.name) and path.suffix == ".pdf"
+
+
+def _game_line(result) -> str:
+    """A game's one line: how many PDFs, where, and each kit's sheets, as
+    `bomber-boys: 12 PDFs in build/bomber-boys (sheets: kit-a4 13, kit-letter 12)`."""
+    import json
+    pdfs = [p for p in result.outputs if p.suffix == ".pdf"]
+    game = Path(result.game_dir).resolve().name
+    sheets = []
+    for path in filter(_is_kit, pdfs):
+        try:
+            count = json.loads(path.with_suffix(".manifest.json").read_text("utf-8"))["sheets"]["count"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        sheets.append(f"{path.stem.removeprefix(game + '-')} {count}")
+    line = f"{game}: {len(pdfs)} PDF{'s' if len(pdfs) != 1 else ''} in {', '.join(sorted({str(p.parent) for p in pdfs}))}"
+    return line + (f" (sheets: {', '.join(sheets)})" if sheets else "")
 
 
 def _print_provenance(manifest_path: Path) -> None:

@@ -68,6 +68,7 @@ def closed_pipes_dropped():
 # or sarif, stdout holds the machine-readable report alone, so the results move to stderr.
 _results_to_stderr = False
 _quiet = False  # -q: errors alone; no results, no warnings, no notes
+_verbose = False  # -v: the detail of each result (every file written, each kit's sheets)
 
 
 def be_quiet(on: bool) -> None:
@@ -77,6 +78,15 @@ def be_quiet(on: bool) -> None:
 
 def quiet() -> bool:
     return _quiet
+
+
+def be_verbose(on: bool) -> None:
+    global _verbose
+    _verbose = on
+
+
+def verbose() -> bool:
+    return _verbose and not _quiet
 
 
 def machine_readable_stdout(on: bool) -> None:
