@@ -13,12 +13,13 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-# Fills name their rule (see calibrate.py: svglib 1.5 patches Canvas.drawPath).
-from reportlab.pdfgen.canvas import FILL_EVEN_ODD
-
 from ..frontend.pieces import CUT_RGB, DIRECTIONS, TemplatePiece, wedge_box
 from ..units import MM, length, mm
 from .impose import FOOTER_TOP, paper_size
+
+# Fills name their rule (see calibrate.py: svglib 1.5 patches Canvas.drawPath): reportlab's
+# FILL_EVEN_ODD, written here because `check` lays pages out without loading reportlab's canvas.
+FILL_EVEN_ODD = 0
 
 if TYPE_CHECKING:
     from .pdf import Writer
