@@ -100,11 +100,13 @@ def _bold(handle) -> bool:
         return False
     if raw.FPDFFont_GetWeight(font) >= BOLD_WEIGHT:
         return True
-    length = raw.FPDFFont_GetBaseFontName(font, None, 0)
+    # PDFium renamed FPDFFont_GetFontName (the PDFium of pypdfium2 4.18, our lowest) to GetBaseFontName.
+    base_name = getattr(raw, "FPDFFont_GetBaseFontName", None) or raw.FPDFFont_GetFontName
+    length = base_name(font, None, 0)
     if length <= 0:
         return False
     buffer = ctypes.create_string_buffer(length)
-    raw.FPDFFont_GetBaseFontName(font, buffer, length)
+    base_name(font, buffer, length)
     return b"bold" in buffer.value.lower()
 
 
