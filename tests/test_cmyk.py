@@ -55,7 +55,7 @@ def cmyk_builds(tmp_path_factory) -> dict[str, tuple[Path, str]]:
                            "--out", out, cwd=REPO, timeout=900)
         assert result.returncode == 0, result.stderr[-3000:]
         assert not [line for line in headlines(result.stderr) if ": error[" in line]
-        built[game] = (out / game / "printshop", result.stderr)
+        built[game] = (out / game / "printshop", result.stdout)  # the results: each PDF's colour line
     return built
 
 
@@ -165,12 +165,12 @@ def test_poppler_sees_every_font_embedded_and_the_pdfx_subtype(cmyk_builds, game
 @pytest.mark.parametrize("game", GAMES)
 def test_cardforge_preflight_passes_every_pdf_and_the_shop_pngs_stay_rgb(cmyk_builds, game):
     from cardforge.verify.preflight import preflight
-    folder, stderr = cmyk_builds[game]
+    folder, stdout = cmyk_builds[game]
     for path in _pdfs(folder):
         checked = preflight(path, 240, "X-1a")
         assert checked.passed, [str(f) for f in checked.faults]
         assert checked.max_ink <= 240.5
-        assert f"{path.name}: CMYK gracol-coated-240, ink limit 240%, PDF/X-1a:2001; largest colour shift" in stderr
+        assert f"{path.name}: CMYK gracol-coated-240, ink limit 240%, PDF/X-1a:2001; largest colour shift" in stdout
     pngs = sorted(folder.rglob("*.png"))
     assert pngs
     for png in pngs[:3]:
@@ -182,7 +182,7 @@ def test_iron_rain_translucent_outline_is_composited_onto_its_panel(cmyk_builds)
     """Iron Rain's paper panel has an outline of #1b1b1b at 40% (#1b1b1b66): in the CMYK file it is
     that ink mixed with the panel's paper colour, opaque."""
     from cardforge.output.printcolor import PROFILES as SHIPPED, PrintColor, mapper
-    folder, stderr = cmyk_builds["iron-rain"]
+    folder, _ = cmyk_builds["iron-rain"]
     m = mapper(PrintColor(SHIPPED["gracol-coated-240"], 240, "X-1a", (60, 40, 40, 100)))
     paper = tuple(int("f4efe1"[i:i + 2], 16) / 255 for i in (0, 2, 4))
     ink, alpha = 0x1b / 255, 0x66 / 255
@@ -352,7 +352,7 @@ def test_soft_proof_of_the_bomber_boys_back_is_what_littlecms_computes(tmp_path)
     result = cardforge("render", BOMBER, "bombardier", "--side", "back", "--color", "cmyk", "--proof",
                        "--dpi", "100", "--out", proof, cwd=REPO)
     assert result.returncode == 0, result.stderr
-    assert "soft proof" in result.stderr
+    assert "soft proof" in result.stdout
     cardforge("render", BOMBER, "bombardier", "--side", "back", "--dpi", "100", "--out", rgb, cwd=REPO)
     from cardforge.output.printcolor import PROFILES as SHIPPED, PrintColor, mapper
     m = mapper(PrintColor(SHIPPED["gracol-coated-240"], 240, "X-1a", (60, 40, 40, 100)))
@@ -412,7 +412,7 @@ def test_pdfx_1a_2003_for_drivethrucards(tmp_path):
     out = tmp_path / "out"
     result = cardforge("build", game, "--target", "printshop", "--color", "cmyk", "--out", out, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "tiny-main.pdf: CMYK gracol-coated-240, ink limit 240%, PDF/X-1a:2003; largest colour shift" in result.stderr
+    assert "tiny-main.pdf: CMYK gracol-coated-240, ink limit 240%, PDF/X-1a:2003; largest colour shift" in result.stdout
     pdf = out / "tiny" / "printshop" / "tiny-main.pdf"
     with pikepdf.open(pdf) as opened:
         assert opened.pdf_version == "1.4"
