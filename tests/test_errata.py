@@ -141,7 +141,7 @@ def test_errata_pdf_holds_exactly_the_changed_cards_front_and_back(versions, tmp
     out = tmp_path / "build"
     done = cardforge("build", new, "--errata", old, "--out", out, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "2 changed, 2 to reprint" in done.stderr
+    assert "2 changed, 2 to reprint" in done.stdout
     folder = out / "bomber-boys" / "errata"
     enemy = _first_enemy(new)
     for paper in ("a4", "letter"):
