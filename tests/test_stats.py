@@ -77,7 +77,7 @@ def test_stats_pdf_draws_one_bar_per_value(tmp_path):
         # the difficulty curve: five equal bars
         heights = Counter(round(r["height"], 1) for r in bars)
         assert max(heights.values()) >= 5
-    assert "wrote" in result.stderr
+    assert "wrote" in result.stdout
 
 
 def test_stats_names_an_unknown_deck(tmp_path):
