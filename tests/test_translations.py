@@ -139,8 +139,8 @@ def test_status_counts_records_and_fields_and_says_when_there_are_no_fingerprint
 def test_update_writes_a_skeleton_keeps_translations_and_status_reports_a_source_edit_as_stale(
         tmp_path, capsys, monkeypatch):
     game = game_de(tmp_path, "# Tiny, German.\ncards:\n  - id: alpha\n    title: Alpha (de)\n")
-    code, _, err = translate(game, capsys, monkeypatch, "update", game.name, "de")
-    assert code == 0 and "wrote" in err
+    code, out, _ = translate(game, capsys, monkeypatch, "update", game.name, "de")
+    assert code == 0 and "wrote" in out
     written = (game / "translations/de/cards.yaml").read_text("utf-8")
     from cardforge.frontend.record_digest import card_digest
     from cardforge.diagnostics import Report
