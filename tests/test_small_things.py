@@ -8,10 +8,10 @@ from conftest import GAME_YAML, cardforge, headlines, make_game
 def test_new_prints_its_next_command_quoted_for_the_shell(tmp_path):
     result = cardforge("new", "My Game", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "next: cardforge build 'My Game'   (or cardforge serve 'My Game' to see it in the browser)" in result.stderr
+    assert "next: cardforge build 'My Game'   (or cardforge serve 'My Game' to see it in the browser)" in result.stdout
     assert "`cardforge build 'My Game'`" in (tmp_path / "My Game/game.yaml").read_text()
     plain = cardforge("new", "plain", cwd=tmp_path)
-    assert "next: cardforge build plain   " in plain.stderr  # nothing to quote: no quotes
+    assert "next: cardforge build plain   " in plain.stdout  # nothing to quote: no quotes
 
 
 def test_an_empty_deck_warns_instead_of_building_silently(tmp_path):
