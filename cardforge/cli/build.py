@@ -7,7 +7,7 @@ import math
 import sys
 from pathlib import Path
 
-from . import console
+import cardforge.cli.console as console  # the module alone: `from . import` would import the package
 from ..diagnostics import ContentError, Report
 from .check import add_game_arguments, refreshed, languages_of
 from .common import EXIT_CONTENT, EXIT_OK, MODES, PAPERS, ProgressBar, UsageError, emit, games, out_folder

@@ -73,7 +73,7 @@ def emit(report: Report, fmt: str) -> None:
         from ..diagformats import format_sarif
         print(format_sarif(report))
     elif report.items:
-        from . import console
+        import cardforge.cli.console as console
         if console.quiet():  # -q: the errors alone, and their tally
             report = Report(items=list(report.errors))
         if report.items:

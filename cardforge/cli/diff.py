@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import console
+import cardforge.cli.console as console  # the module alone: `from . import` would import the package
 from .common import EXIT_CONTENT, EXIT_OK, LAYOUTS_HELP, UsageError, emit
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from . import console
+import cardforge.cli.console as console  # the module alone: `from . import` would import the package
 from .common import EXIT_CONTENT, EXIT_OK, UsageError
 
 PREVIEW_COLUMNS = 32  # the preview in a terminal: 32 characters wide, two pixels a character high

@@ -5,7 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import console
+import cardforge.cli.console as console  # the module alone: `from . import` would import the package
 from ..diagnostics import ContentError, Report
 from .common import EXIT_CONTENT, EXIT_OK, GAME_FILE, UsageError, emit, games, one_game
 

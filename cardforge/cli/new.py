@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from . import console
+import cardforge.cli.console as console  # the module alone: `from . import` would import the package
 from ..diagnostics import ContentError, Report
 from .common import EXIT_CONTENT, EXIT_OK, UsageError, emit
 

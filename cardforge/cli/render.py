@@ -8,7 +8,7 @@ import difflib
 import sys
 from pathlib import Path
 
-from . import console
+import cardforge.cli.console as console  # the module alone: `from . import` would import the package
 from ..diagnostics import Report
 from .common import EXIT_CONTENT, EXIT_OK, LANG_ONE_HELP, LAYOUTS_HELP, UsageError, emit, games, one_language, prepared
 

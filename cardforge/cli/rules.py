@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import console
+import cardforge.cli.console as console  # the module alone: `from . import` would import the package
 from ..diagnostics import Report
 from .common import EXIT_CONTENT, EXIT_OK, GAME_FILE, UsageError, emit, games
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from . import console
+import cardforge.cli.console as console  # the module alone: `from . import` would import the package
 from ..diagnostics import ContentError, Report
 from .common import EXIT_CONTENT, EXIT_OK, GAME_HELP, UsageError, emit, one_game
 
