@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,20 @@ from ..output.raster import Face, face_images
 from ..prepare import Prepared, prepare
 
 PREVIEW_DPI = 110
+PRINT_VIEW = "print"  # the print shop's CMYK soft proof (output/softproof.py), beside access/vision.py's views
+
+
+def proof_unavailable() -> str | None:
+    """Why the preview cannot show the soft proof here, or None when it can."""
+    import shutil
+    if shutil.which("gs") is None:
+        return ("the soft proof renders the CMYK page with Ghostscript, which is not installed "
+                "(Debian: apt-get install ghostscript)")
+    return None
+
+
+class ProofError(Exception):
+    """A face's soft proof could not be made; the message says why, for the page."""
 
 
 @dataclass
@@ -61,13 +76,16 @@ class Session:
     """A game folder, kept up to date for the preview and `watch`."""
 
     def __init__(self, game_dir: Path, layouts_dir: Path | None = None, dpi: float = PREVIEW_DPI,
-                 outline: bool = False, lang: str | None = None):
+                 outline: bool = False, lang: str | None = None, color: str = "rgb"):
         self.game_dir, self.layouts_dir, self.dpi = Path(game_dir), layouts_dir, dpi
         self.lang = lang  # `serve --lang de`: the game with that language's overlay merged in
         self.outline = outline  # `serve --outline`: frame boxes, safe zone, trim and bleed on every picture
+        self.color = color  # `serve --color cmyk`: the page starts on the print shop's soft proof
+        self._proof_problems: dict[str, list[dict]] = {}  # face key -> what its current soft proof reported
         if load.file_memo is None:
             load.file_memo = load.FileMemo()
         self.lock = threading.Lock()
+        self._proof_lock = threading.Lock()
         self.pieces: dict[str, PieceView] = {}
         self.images: dict[str, bytes] = {}
         self._seen: dict[tuple, tuple[bytes, bytes]] = {}  # (("now"|"before", key), view) -> (picture, as seen)
@@ -80,6 +98,7 @@ class Session:
         self.game_name = self.game_dir.name
         self.prep: Prepared | None = None
         self.baseline = None  # serve/baseline.py, with `serve --since OLD`
+        self.on_change = None  # called when a soft proof adds problems (serve/server.py: tells the page)
 
     # -- one refresh ---------------------------------------------------------------------
 
@@ -130,6 +149,10 @@ class Session:
                 face = _face_of(diag, wanted)
                 if face is not None:
                     wanted[face].problems.append(self._diagnostic(diag))
+            for key in set(self._proof_problems) - (set(wanted) - set(changed)):
+                del self._proof_problems[key]  # its picture changed: its next proof says again
+            for key, problems in self._proof_problems.items():
+                wanted[key].problems.extend(problems)
             self.pieces = wanted
             self.diagnostics = [self._diagnostic(d) for d in report.items + drawn]
             self.stale = False  # every face that changed was drawn again: the pictures are current
@@ -206,7 +229,20 @@ class Session:
                                                         "removed": self.baseline.removed(self.pieces)}
             return {"game": self.game_name, "version": self.version, "stale": self.stale,
                     "pieces": [view.summary() for view in self.pieces.values()],
-                    "diagnostics": list(self.diagnostics), "faces_drawn": self.faces_drawn, "since": since}
+                    "diagnostics": self.diagnostics + self._proof_diagnostics(), "faces_drawn": self.faces_drawn, "since": since,
+                    "view": PRINT_VIEW if self.color == "cmyk" else "", "proof_unavailable": proof_unavailable()}
+
+    def _proof_diagnostics(self) -> list[dict]:
+        """What the soft proofs made so far reported, each once (a layout's colour that shifts is
+        reported by the proof of every face drawn with it)."""
+        seen = {d["text"] for d in self.diagnostics}
+        out = []
+        for problems in self._proof_problems.values():
+            for problem in problems:
+                if problem["text"] not in seen:
+                    seen.add(problem["text"])
+                    out.append(problem)
+        return out
 
     def piece(self, key: str) -> dict | None:
         with self.lock:
@@ -215,10 +251,60 @@ class Session:
 
     def image(self, key: str, view: str | None = None) -> bytes | None:
         """A face's picture; with `view` (access/vision.py: protan, deutan, tritan, grey), as that
-        viewer or a black-and-white printer sees it."""
+        viewer or a black-and-white printer sees it; with "print", as the print shop prints it
+        (the soft proof: raises ProofError when it cannot be made)."""
         with self.lock:
             image = self.images.get(key)
+        if view == PRINT_VIEW:
+            return self.proof(key, image)
         return self.as_seen(("now", key), image, view)
+
+    def proof(self, key: str, image: bytes | None) -> bytes | None:
+        """The face as the game's print profile prints it, made by the code `render --color cmyk
+        --proof` uses (output/softproof.py), once per picture of the face (its next version is a
+        new picture).  Its colour-shift warnings join the face's problems."""
+        if image is None:
+            return None
+        with self.lock:
+            kept = self._seen.get((("now", key), PRINT_VIEW))
+            prep, view = self.prep, self.pieces.get(key)
+        if kept is not None and kept[0] is image:
+            return kept[1]
+        reason = proof_unavailable()
+        if reason:
+            raise ProofError(reason)
+        with self._proof_lock:  # one at a time: a whole page of them would start a Ghostscript each
+            with self.lock:
+                kept = self._seen.get((("now", key), PRINT_VIEW))
+            if kept is not None and kept[0] is image:
+                return kept[1]
+            return self._make_proof(key, image, prep, view)
+
+    def _make_proof(self, key: str, image: bytes, prep: Prepared, view: PieceView | None) -> bytes:
+        from ..output.printcolor import settings
+        from ..output.softproof import soft_proof
+        report = Report()
+        piece_id = key.split("/")[1]
+        piece = next((p for p in list(prep.game.cards()) + list(prep.game.boards) if p.id == piece_id), None)
+        color = settings(prep.game, report) if piece is not None and view is not None else None
+        try:
+            pngs = soft_proof(prep, [Face(piece, view.side)], report, self.dpi, True, color) if color else []
+        except subprocess.CalledProcessError as exc:
+            said = (exc.stderr or b"").decode("utf-8", "replace").strip().splitlines()
+            raise ProofError("no soft proof: Ghostscript failed" + (f": {said[-1]}" if said else "")) from None
+        problems = [self._diagnostic(d) for d in report.items]
+        if not pngs:
+            first = next((d for d in report.items if d.severity == "error"), None)
+            raise ProofError("no soft proof: " + (first.render(self.game_dir.parent) if first else "the face is gone"))
+        with self.lock:
+            self._seen[(("now", key), PRINT_VIEW)] = (image, pngs[0])
+            current = self.pieces.get(key) is view and self.images.get(key) is image
+            if current and problems:
+                view.problems = [p for p in view.problems if p not in self._proof_problems.get(key, [])] + problems
+                self._proof_problems[key] = problems
+        if current and problems and self.on_change is not None:
+            self.on_change()  # the page shows the new problems beside the proof
+        return pngs[0]
 
     def as_seen(self, key: tuple, image: bytes | None, view: str | None) -> bytes | None:
         """`image` as `view` sees it, simulated once per picture (a face's next version is a new
