@@ -33,7 +33,7 @@ from .. import resources
 from ..access.vision import VIEWS
 from ..interrupt import held, in_child
 from .connections import ANSWERING, IO_SECONDS, STREAMING, Connections
-from .session import Session
+from .session import PROOF_VIEW, Session
 
 PDF_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\.pdf$")
 KEEPALIVE = 15.0  # seconds between SSE comments, so proxies and browsers keep the stream open
@@ -247,17 +247,19 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/events":
             return self._events()
         view = parse_qs(urlsplit(self.path).query).get("view", [None])[-1] or None  # as others see it
-        if view is not None and view not in VIEWS:
+        if view is not None and view not in VIEWS + (PROOF_VIEW,):
             return self.send_error(HTTPStatus.BAD_REQUEST, f"unknown view '{view}'",
-                                   f"view is one of {', '.join(VIEWS)} (or none: the face as printed in colour)")
+                                   f"view is one of {', '.join(VIEWS + (PROOF_VIEW,))} (or none: the face as drawn)")
         if path.startswith("/image/") and path.endswith(".png"):
+            said = preview.session.proof_said
             image = preview.session.image(path[len("/image/"):-len(".png")], view)
+            if preview.session.proof_said != said:  # the soft proof's warnings changed: the page shows them
+                preview.notify()
             if image is not None:
                 return self._send(image, "image/png", cache=True)
         if path.startswith("/before/") and path.endswith(".png") and preview.session.baseline is not None:
             key = path[len("/before/"):-len(".png")]
-            image = preview.session.baseline.image(key)  # `serve --since OLD`
-            image = preview.session.as_seen(("before", key), image, view)
+            image = preview.session.baseline.image(key, view)  # `serve --since OLD`, seen the same way
             if image is not None:
                 return self._send(image, "image/png", cache=True)
         if path.startswith("/pdf/"):

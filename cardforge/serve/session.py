@@ -32,6 +32,7 @@ from ..output.raster import Face, face_images
 from ..prepare import Prepared, prepare
 
 PREVIEW_DPI = 110
+PROOF_VIEW = "print"  # the view of a face as the print shop prints it: the CMYK soft proof
 
 
 @dataclass
@@ -80,6 +81,10 @@ class Session:
         self.game_name = self.game_dir.name
         self.prep: Prepared | None = None
         self.baseline = None  # serve/baseline.py, with `serve --since OLD`
+        self.start_view: str | None = None  # `serve --color cmyk`: the page opens on the soft proof
+        self._proofs = threading.Lock()  # one soft-proof batch at a time; requests meanwhile wait for it
+        self.proof_diagnostics: list[dict] = []  # what the last soft proof said (colour shifts, faults)
+        self.proof_said = 0  # bumped when proof_diagnostics change: the page is told
 
     # -- one refresh ---------------------------------------------------------------------
 
@@ -206,7 +211,8 @@ class Session:
                                                         "removed": self.baseline.removed(self.pieces)}
             return {"game": self.game_name, "version": self.version, "stale": self.stale,
                     "pieces": [view.summary() for view in self.pieces.values()],
-                    "diagnostics": list(self.diagnostics), "faces_drawn": self.faces_drawn, "since": since}
+                    "diagnostics": list(self.diagnostics) + self.proof_diagnostics, "faces_drawn": self.faces_drawn,
+                    "since": since, "proof": {"unavailable": proof_unavailable(), "start": self.start_view == PROOF_VIEW}}
 
     def piece(self, key: str) -> dict | None:
         with self.lock:
@@ -215,10 +221,53 @@ class Session:
 
     def image(self, key: str, view: str | None = None) -> bytes | None:
         """A face's picture; with `view` (access/vision.py: protan, deutan, tritan, grey), as that
-        viewer or a black-and-white printer sees it."""
+        viewer or a black-and-white printer sees it; with PROOF_VIEW, as the print shop prints it."""
+        if view == PROOF_VIEW:
+            return self.proof(key)
         with self.lock:
             image = self.images.get(key)
         return self.as_seen(("now", key), image, view)
+
+    def proof(self, key: str) -> bytes | None:
+        """A face as the print shop prints it: the soft proof of `render --color cmyk --proof`
+        (output/softproof.py), made for every face in one batch (one drawing, one conversion, one
+        Ghostscript run) when a face whose picture changed is asked for, and kept with its picture
+        like the other views.  None when it cannot be made (no Ghostscript, or errors: those
+        are in proof_diagnostics)."""
+        with self._proofs:
+            with self.lock:
+                image, prep = self.images.get(key), self.prep
+                if image is None or prep is None:
+                    return None
+                kept = self._seen.get((("now", key), PROOF_VIEW))
+                if kept is not None and kept[0] is image:
+                    return kept[1]
+                # Every face again, not only those that changed: the colour-shift warnings are about
+                # the whole game's colours, and one batch costs little more than a few faces.
+                wanted = dict(self.images)
+                sides = {k: self.pieces[k].side for k in wanted if k in self.pieces}
+            proofs, said = self._soft_proofs(prep, sides)
+            with self.lock:
+                for k, picture in wanted.items():
+                    self._seen[(("now", k), PROOF_VIEW)] = (picture, proofs.get(k))
+                if said != self.proof_diagnostics:
+                    self.proof_diagnostics, self.proof_said = said, self.proof_said + 1
+                return proofs.get(key)
+
+    def _soft_proofs(self, prep: Prepared, sides: dict[str, str]) -> tuple[dict[str, bytes], list[dict]]:
+        """The soft proof of each face (key -> its side) and what making it said."""
+        from ..output.printcolor import settings
+        from ..output.softproof import soft_proof
+        if proof_unavailable() is not None:
+            return {}, []
+        report = Report()
+        color = settings(prep.game, report)
+        pieces = {f"card/{c.id}": c for c in prep.game.cards()} | {f"board/{b.id}": b for b in prep.game.boards}
+        keys = [k for k in sides if (k.rsplit("/", 1)[0] if k.startswith("card/") else k) in pieces]
+        faces = [Face(pieces[k.rsplit("/", 1)[0] if k.startswith("card/") else k], sides[k]) for k in keys]
+        pictures = soft_proof(prep, faces, report, self.dpi, True, color) if color is not None and faces else []
+        said = [self._diagnostic(d) for d in report.items]
+        return (dict(zip(keys, pictures)) if len(pictures) == len(keys) else {}), said
 
     def as_seen(self, key: tuple, image: bytes | None, view: str | None) -> bytes | None:
         """`image` as `view` sees it, simulated once per picture (a face's next version is a new
@@ -236,6 +285,14 @@ class Session:
                 self._seen = {k: v for k, v in self._seen.items() if v[0] is self.images.get(k[0][1])}
             self._seen[(key, view)] = (image, seen)
         return seen
+
+
+def proof_unavailable() -> str | None:
+    """Why the preview cannot show the soft proof, or None when it can."""
+    import shutil
+    if shutil.which("gs") is None:
+        return "the print shop's soft proof needs Ghostscript (Debian: apt-get install ghostscript)"
+    return None
 
 
 def _face_of(diag: Diagnostic, views: dict[str, PieceView]) -> str | None:
