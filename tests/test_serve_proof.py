@@ -107,3 +107,19 @@ def test_the_page_offers_the_print_view():
     from cardforge.serve.server import page_html
     page = page_html().decode("utf-8")
     assert '<option value="print">Printed by the print shop (CMYK soft proof)</option>' in page
+
+
+def test_a_soft_proof_that_fails_is_said_and_the_preview_goes_on(tmp_path, monkeypatch):
+    import cardforge.output.softproof as softproof
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("gs exited with 1")
+    monkeypatch.setattr(softproof, "soft_proof", broken)
+    session = Session(_copy_bomber(tmp_path), LAYOUTS, dpi=30)
+    session.refresh()
+    if session.state()["proof"]["unavailable"]:
+        pytest.skip("no Ghostscript")
+    assert session.image(KEY, PROOF_VIEW) is None
+    assert session.image(KEY) is not None
+    said = [d["text"].splitlines()[0] for d in session.state()["diagnostics"]]
+    assert "cardforge: error[E-INTERNAL]: the soft proof failed: RuntimeError: gs exited with 1" in said, said

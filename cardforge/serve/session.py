@@ -265,7 +265,12 @@ class Session:
         pieces = {f"card/{c.id}": c for c in prep.game.cards()} | {f"board/{b.id}": b for b in prep.game.boards}
         keys = [k for k in sides if (k.rsplit("/", 1)[0] if k.startswith("card/") else k) in pieces]
         faces = [Face(pieces[k.rsplit("/", 1)[0] if k.startswith("card/") else k], sides[k]) for k in keys]
-        pictures = soft_proof(prep, faces, report, self.dpi, True, color) if color is not None and faces else []
+        try:
+            pictures = soft_proof(prep, faces, report, self.dpi, True, color) if color is not None and faces else []
+        except Exception as exc:  # noqa: BLE001 - Ghostscript failing, or a bug: the preview goes on, saying so
+            report.error("E-INTERNAL", f"the soft proof failed: {type(exc).__name__}: {exc}", None,
+                         help="the faces are shown as drawn; if Ghostscript works from a shell, this is a bug in cardforge")
+            pictures = []
         said = [self._diagnostic(d) for d in report.items]
         return (dict(zip(keys, pictures)) if len(pictures) == len(keys) else {}), said
 
