@@ -69,6 +69,15 @@ def test_a_pipe_and_no_color_get_no_escape_codes_but_force_color_does(tmp_path):
                             env=_env(FORCE_COLOR="1"), cwd=tmp_path, text=True)
     assert "\x1b[1;31merror[E-SCHEMA]\x1b[0m: card 'heavy-blow', field 'cost'" in forced.stderr
     assert "= \x1b[1;36mhelp\x1b[0m: 'cost' takes" in forced.stderr
+    # a command line cardforge cannot run says so in the same colour, and plainly in a pipe
+    typo = subprocess.run([sys.executable, "-m", "cardforge", "biuld"], capture_output=True, env=_env(FORCE_COLOR="1"),
+                          cwd=tmp_path, text=True)
+    assert typo.returncode == 2
+    assert typo.stderr.startswith("cardforge: \x1b[1;31merror\x1b[0m: 'biuld' is not a cardforge command; did you "
+                                  "mean 'build'?"), typo.stderr
+    plain = subprocess.run([sys.executable, "-m", "cardforge", "biuld"], capture_output=True, env=_env(), cwd=tmp_path,
+                           text=True)
+    assert plain.stderr.startswith("cardforge: error: 'biuld' is not a cardforge command"), plain.stderr
 
 
 def test_a_terminal_sees_the_severity_in_colour_and_the_location_in_bold(tmp_path):

@@ -121,10 +121,22 @@ def test_text_frames_whose_conditions_both_hold_and_overlap_are_a_warning_at_the
         found = [line for line in headlines(result.stderr) if "W-TEXT-OVERLAP" in line]
         assert found == [
             f"{LAYOUT}:5:3: warning[W-TEXT-OVERLAP]: text frames 'cost' and 'free' of layout 'front' both print "
-            "on card 'beta' (front) and overlap by 15.0 x 8.0 mm: their texts are drawn over each other"], \
-            result.stderr
+            "on card 'beta' (front) and overlap by 15.0 x 8.0 mm: their texts are drawn over each other "
+            "(1 card affected)"], result.stderr
         assert "  = help: make their 'when:' conditions exclude each other, or move 'free' clear of 'cost'" \
             in result.stderr
+
+
+def test_overlapping_text_frames_are_one_warning_counting_every_card_they_print_on(tmp_path):
+    # Both conditions hold on alpha (cost 1) and beta (cost 2): one warning, naming alpha, counting both.
+    layout = EXCLUSIVE.replace("card.cost > 1", "card.cost >= 1").replace("card.cost <= 1", "card.cost < 3")
+    make_game(tmp_path, layout_yaml=layout)
+    result = cardforge("check", "content/tiny", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert [line for line in headlines(result.stderr) if "W-TEXT-OVERLAP" in line] == [
+        f"{LAYOUT}:5:3: warning[W-TEXT-OVERLAP]: text frames 'cost' and 'free' of layout 'front' both print "
+        "on card 'alpha' (front) and overlap by 15.0 x 8.0 mm: their texts are drawn over each other "
+        "(2 cards affected)"], result.stderr
 
 
 def test_text_frames_at_one_place_whose_conditions_exclude_each_other_are_no_warning(tmp_path):

@@ -76,7 +76,7 @@ def test_a_declared_field_a_translation_leaves_out_is_reported_with_its_count(tm
     code, _, err = run(game, capsys, monkeypatch, "check", game.name, "--lang", "fr")
     assert code == 0
     assert headlines(err) == [
-        "tiny/game.yaml:5:5: warning[W-TRANSLATION-MISSING]: 'fr': 1 field of 1 card are missing from their "
+        "tiny/game.yaml:5:5: warning[W-TRANSLATION-MISSING]: 'fr': 1 field of 1 card is missing from their "
         "translations (flavor 1; 01001): the kit prints the source's text"]
     assert "= help: `cardforge translate update tiny fr` writes them for a translator to fill in" in err
 
@@ -90,7 +90,7 @@ def test_translate_status_counts_copies_and_missing_fields_and_never_a_code(tmp_
     assert lines[0] == "ko: 3/3 records translated, 0 untranslated fields, 2 fields copied unchanged from the source"
     assert "  copied from the source: 01002: text, flavor" in lines
     fr = lines[lines.index(next(line for line in lines if line.startswith("fr:"))):]
-    assert fr[0] == "fr: 3/3 records translated, 1 untranslated fields"
+    assert fr[0] == "fr: 3/3 records translated, 1 untranslated field"
     assert "  untranslated: 01001: flavor" in fr
     # without the deck's translate:, the plain-text fields count, and still no code nor illustrator
     plain = database(tmp_path / "plain", GAME.replace("    translate: {text: [text, flavor], names: [title]}\n", ""))

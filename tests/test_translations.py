@@ -130,7 +130,7 @@ def test_status_counts_records_and_fields_and_says_when_there_are_no_fingerprint
     code, out, _ = translate(game, capsys, monkeypatch, "status", game.name)
     assert code == 0
     assert out.splitlines() == [
-        "de: 2/2 records translated, 1 untranslated fields",
+        "de: 2/2 records translated, 1 untranslated field",
         "  no translation carries a 'source:' fingerprint: all are counted as current "
         "(`cardforge translate update` adds them to new records)",
         "  untranslated: beta: title"]

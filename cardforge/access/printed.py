@@ -100,7 +100,7 @@ def _bold(handle) -> bool:
         return False
     if raw.FPDFFont_GetWeight(font) >= BOLD_WEIGHT:
         return True
-    # PDFium renamed FPDFFont_GetFontName (the PDFium of pypdfium2 4.18, our lowest) to GetBaseFontName.
+    # PDFium renamed FPDFFont_GetFontName (still the name in older pypdfium2 builds) to GetBaseFontName.
     base_name = getattr(raw, "FPDFFont_GetBaseFontName", None) or raw.FPDFFont_GetFontName
     length = base_name(font, None, 0)
     if length <= 0:

@@ -18,7 +18,7 @@ import sys
 from .. import __version__
 from . import (build, calibrate, check, diff, export, force, icons, import_sheet, new, render, rules, schema, serve,
                stats, translate, watch)
-from .console import be_quiet, be_verbose, closed_pipes_dropped, machine_readable_stdout
+from .console import be_quiet, be_verbose, closed_pipes_dropped, machine_readable_stdout, usage_error
 from .common import EXIT_CONTENT, EXIT_OK, EXIT_USAGE, UsageError
 
 __all__ = ["main", "parser", "UsageError", "EXIT_OK", "EXIT_CONTENT", "EXIT_USAGE"]
@@ -110,13 +110,13 @@ def main(argv: list[str] | None = None) -> int:
                 return EXIT_OK
             return args.func(args)
     except UsageError as exc:
-        print(f"cardforge: error: {exc}", file=sys.stderr)
+        usage_error(str(exc))
         return EXIT_USAGE
     except OSError as exc:  # output that cannot be written: a full disk, a file where a folder should be
         target = exc.filename or getattr(args, "out", None)
         where = f" '{target}'" if target else ""
-        print(f"cardforge: error: cannot write{where}: {exc.strerror or exc}; choose another --out, or make "
-              "room on the disk (the previous output is as it was)", file=sys.stderr)
+        usage_error(f"cannot write{where}: {exc.strerror or exc}; choose another --out, or make room on the disk "
+                    "(the previous output is as it was)")
         return EXIT_USAGE
     except KeyboardInterrupt:  # everything is cleaned up by now (cardforge/interrupt.py)
         print(("\n" if sys.stderr.isatty() else "") + "interrupted", file=sys.stderr)

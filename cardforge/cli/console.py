@@ -156,6 +156,13 @@ def coloured_diagnostics(text: str) -> str:
     return "\n".join(lines)
 
 
+def usage_error(message: str) -> None:
+    """`cardforge: error: ...` on stderr, for a command line cardforge cannot run (exit 2): the word
+    error in its colour, as a diagnostic's, when stderr wants colour."""
+    word = _paint("error", "error") if colour_wanted(sys.stderr) else "error"
+    print(f"cardforge: {word}: {message}", file=sys.stderr)
+
+
 def diagnostics(text: str) -> None:
     """A report's diagnostics on stderr, coloured when stderr is a terminal that wants colour."""
     print(coloured_diagnostics(text) if colour_wanted(sys.stderr) else text, file=sys.stderr)

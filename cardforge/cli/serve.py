@@ -21,8 +21,9 @@ def add(sub) -> None:
     v.add_argument("--outline", action="store_true", help="draw frame boxes, the safe zone, the trim and the bleed "
                    "on the pictures (not in the PDFs)")
     v.add_argument("--color", choices=("rgb", "cmyk"), default="rgb",
-                   help="cmyk: the page starts on the print shop's soft proof, each face converted as `build --target "
-                   "printshop --color cmyk` converts it and shown through the game's print profile (needs Ghostscript)")
+                   help="cmyk: open on the print shop's soft proof, every face converted as `build --target printshop "
+                   "--color cmyk` converts it and shown through the game's print profile (needs Ghostscript); the "
+                   "page's 'Seen as' menu switches views")
     v.add_argument("--since", metavar="OLD", help="show each piece changed since OLD (a game folder, GAME@REVISION or "
                    "a git revision) beside its old picture")
     v.set_defaults(func=run)
@@ -34,7 +35,12 @@ def run(args) -> int:
     game = one_game(args)
     out = out_folder(Path(args.out) if args.out else Path("build"), game)
     lang = one_language(game, args.lang)
-    session = Session(game, args.layouts, outline=args.outline, lang=lang, color=args.color)
+    session = Session(game, args.layouts, outline=args.outline, lang=lang)
+    if args.color == "cmyk":
+        from ..serve.session import PROOF_VIEW, proof_unavailable
+        if proof_unavailable() is not None:
+            raise UsageError(f"--color cmyk: {proof_unavailable()}")
+        session.start_view = PROOF_VIEW
     if args.since:
         session.baseline = since(args.since, game, args.layouts)
     print(f"cardforge serve: drawing every piece of {game} …", file=sys.stderr)

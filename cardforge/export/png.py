@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..diagnostics import ContentError, Report
 from ..limits import MAX_RASTER_PIXELS, limit_message
-from ..output.raster import Face, face_geometry, face_images, raster_pixels
+from ..output.raster import Face, face_geometry, face_images, faces_pdf, raster_pixels
 from ..prepare import Prepared
 from .staging import Staging
 
@@ -64,12 +64,15 @@ def export_png(prep: Prepared, out_dir: Path, report: Report, dpi: float = 300, 
     with Staging(out_dir) as tmp:
         for start in range(0, len(named), BATCH):
             batch = named[start:start + BATCH]
-            images = face_images(prep, [face for _, face in batch], report, dpi=dpi, bleed=bleed)
-            for (name, _), image in zip(batch, images):
-                path = tmp / name
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(image)
-                written.append(out_dir / name)
+            if report.has_errors():  # nothing will be written: drawn for its diagnostics, never rasterised
+                faces_pdf(prep, [face for _, face in batch], report, bleed)
+            else:
+                images = face_images(prep, [face for _, face in batch], report, dpi=dpi, bleed=bleed)
+                for (name, _), image in zip(batch, images):
+                    path = tmp / name
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_bytes(image)
+                    written.append(out_dir / name)
             if progress:
                 progress(start + len(batch), len(named))
         if report.has_errors():

@@ -222,7 +222,7 @@ def summary(entry: LanguageStatus) -> list[str]:
     total, done = len(entry.cards), len(entry.translated)
     fields = sum(len(c.missing) for c in entry.cards)
     copied = sum(len(c.copied) for c in entry.cards)
-    lines = [f"{entry.lang}: {done}/{total} records translated, {fields} untranslated fields"
+    lines = [f"{entry.lang}: {done}/{total} records translated, {fields} untranslated field{'s' * (fields != 1)}"
              + (f", {copied} field{'s' * (copied != 1)} copied unchanged from the source" if copied else "")]
     stale = [c for c in entry.cards if c.stale]
     if not entry.fingerprinted and done:
@@ -300,14 +300,15 @@ def _report_fields(game: Game, entry: LanguageStatus, report: Report) -> None:
         counts = ", ".join(f"{name} {n}" for name, n in sorted(per_field.items(), key=lambda item: (-item[1], item[0])))
         cards = ", ".join(c.card.id for c, _ in found[:5]) + (", ..." if len(found) > 5 else "")
         fields = f"{total} field{'s' * (total != 1)} of {len(found)} card{'s' * (len(found) != 1)}"
+        are = "are" if total != 1 else "is"
         if kind == "copied":
-            report.warning(code, f"'{lang}': {fields} are the source's text, copied unchanged ({counts}; {cards}): "
-                           "the kit prints them in the source language", at,
+            report.warning(code, f"'{lang}': {fields} {are} the source's text, copied unchanged ({counts}; {cards}): "
+                           f"the kit prints {'them' if total != 1 else 'it'} in the source language", at,
                            help="translate them; a field of names or terms that may read the same in both languages "
                                 "goes under the deck's 'translate: {names: [...]}'; `cardforge translate status` "
                                 "lists every one")
         else:
-            report.warning(code, f"'{lang}': {fields} are missing from their translations ({counts}; {cards}): "
+            report.warning(code, f"'{lang}': {fields} {are} missing from their translations ({counts}; {cards}): "
                            "the kit prints the source's text", at,
                            help=f"`cardforge translate update {game.root.name} {lang}` writes them for a translator to "
                                 "fill in; a field that is not translated does not belong in the deck's 'translate:'")

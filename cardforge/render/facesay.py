@@ -18,12 +18,16 @@ from .table import RenderError
 PIECE = "piece"  # a diagnostic's position: the piece being drawn (see FaceDiagnostics._say)
 FIELD = "field"  # a diagnostic's position: ("field", key, needle, nth), in the piece's field `key`
 AT = "@"  # in a diagnostic's once-key: its position
+# Once-keys of problems said once for every piece they show on (a layout's own mistake, two text
+# frames over each other): the message counts the pieces.
+_COUNTS_PIECES = {("at",), ("overlap",)}
 
 
 class FaceDiagnostics:
     def _warn_overlapping_text(self, layout: Layout, piece: Piece, side: str, records: list[dict]) -> None:
         """Two text frames whose `when:` conditions both hold on this face, drawn over each other:
-        once per pair at the later frame's line in the layout, naming the first piece it happens on."""
+        once per pair at the later frame's line in the layout, naming the first piece it happens on and
+        counting the pieces."""
         from ..layout.layouts import overlapping_text
         what = "board" if isinstance(piece, Board) else "card"
         for first, second, w, h in overlapping_text(layout.frames, records):
@@ -85,7 +89,7 @@ class FaceDiagnostics:
         if diag is None:
             diag = self._reported[key] = (self.report.error if severity == "error" else self.report.warning)(
                 code, message, position, help=help, card=card, side=side)
-        if once[:1] == ("at",) and self._piece is not None:  # a layout's mistake: the pieces it shows on
+        if once[:1] in _COUNTS_PIECES and self._piece is not None:  # said once for many pieces: count them
             diag.affecting({("board" if isinstance(self._piece, Board) else "card", self._piece.id)})
 
     def _say_again(self, said: Any) -> bool:

@@ -40,8 +40,8 @@ class Baseline:
     def close(self) -> None:
         self._scratch.cleanup()
 
-    def image(self, key: str) -> bytes | None:
-        return self.session.image(key)
+    def image(self, key: str, view: str | None = None) -> bytes | None:
+        return self.session.image(key, view)
 
     def _digest(self, which: str, prints: FaceFingerprints, prep: Prepared, key: str, fingerprint: str) -> str | None:
         memo = (which, key, fingerprint)

@@ -33,7 +33,7 @@ from .. import resources
 from ..access.vision import VIEWS
 from ..interrupt import held, in_child
 from .connections import ANSWERING, IO_SECONDS, STREAMING, Connections
-from .session import PRINT_VIEW, ProofError, Session
+from .session import PROOF_VIEW, Session
 
 PDF_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\.pdf$")
 KEEPALIVE = 15.0  # seconds between SSE comments, so proxies and browsers keep the stream open
@@ -48,7 +48,6 @@ class Preview:
         self.events = 0  # bumped on every change the page should hear about
         self.pdf_state = {"state": "idle", "seconds": None, "error": None, "built": 0}
         self.builder: Builder | None = None
-        session.on_change = self.notify  # a soft proof's colour-shift warnings
 
     def notify(self) -> None:
         with self.changed:
@@ -248,22 +247,19 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/events":
             return self._events()
         view = parse_qs(urlsplit(self.path).query).get("view", [None])[-1] or None  # as others see it
-        if view is not None and view not in VIEWS + (PRINT_VIEW,):
+        if view is not None and view not in VIEWS + (PROOF_VIEW,):
             return self.send_error(HTTPStatus.BAD_REQUEST, f"unknown view '{view}'",
-                                   f"view is one of {', '.join(VIEWS + (PRINT_VIEW,))} (or none: the face as "
-                                   "printed in colour)")
+                                   f"view is one of {', '.join(VIEWS + (PROOF_VIEW,))} (or none: the face as drawn)")
         if path.startswith("/image/") and path.endswith(".png"):
-            try:
-                image = preview.session.image(path[len("/image/"):-len(".png")], view)
-            except ProofError as exc:  # the page shows this on the face instead of a broken picture
-                return self._send(str(exc).encode("utf-8"), "text/plain; charset=utf-8",
-                                  status=HTTPStatus.SERVICE_UNAVAILABLE)
+            said = preview.session.proof_said
+            image = preview.session.image(path[len("/image/"):-len(".png")], view)
+            if preview.session.proof_said != said:  # the soft proof's warnings changed: the page shows them
+                preview.notify()
             if image is not None:
                 return self._send(image, "image/png", cache=True)
         if path.startswith("/before/") and path.endswith(".png") and preview.session.baseline is not None:
             key = path[len("/before/"):-len(".png")]
-            image = preview.session.baseline.image(key)  # `serve --since OLD`
-            image = preview.session.as_seen(("before", key), image, None if view == PRINT_VIEW else view)
+            image = preview.session.baseline.image(key, view)  # `serve --since OLD`, seen the same way
             if image is not None:
                 return self._send(image, "image/png", cache=True)
         if path.startswith("/pdf/"):
@@ -272,16 +268,16 @@ class Handler(BaseHTTPRequestHandler):
                 return self._send_file(fd, "application/pdf")
         self.send_error(HTTPStatus.NOT_FOUND, "not found (the preview serves its page, pictures and the build's PDFs)")
 
-    def _head(self, kind: str, length: int, cache: bool = False, status: HTTPStatus = HTTPStatus.OK) -> None:
-        self.send_response(status)
+    def _head(self, kind: str, length: int, cache: bool = False) -> None:
+        self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(length))
         # Pictures are addressed with their version (?v=N), so a cached one is never out of date.
         self.send_header("Cache-Control", "max-age=31536000, immutable" if cache else "no-store")
         self.end_headers()
 
-    def _send(self, body: bytes, kind: str, cache: bool = False, status: HTTPStatus = HTTPStatus.OK) -> None:
-        self._head(kind, len(body), cache, status)
+    def _send(self, body: bytes, kind: str, cache: bool = False) -> None:
+        self._head(kind, len(body), cache)
         if not self.head_only:
             self.wfile.write(body)
 

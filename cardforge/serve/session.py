@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,20 +32,7 @@ from ..output.raster import Face, face_images
 from ..prepare import Prepared, prepare
 
 PREVIEW_DPI = 110
-PRINT_VIEW = "print"  # the print shop's CMYK soft proof (output/softproof.py), beside access/vision.py's views
-
-
-def proof_unavailable() -> str | None:
-    """Why the preview cannot show the soft proof here, or None when it can."""
-    import shutil
-    if shutil.which("gs") is None:
-        return ("the soft proof renders the CMYK page with Ghostscript, which is not installed "
-                "(Debian: apt-get install ghostscript)")
-    return None
-
-
-class ProofError(Exception):
-    """A face's soft proof could not be made; the message says why, for the page."""
+PROOF_VIEW = "print"  # the view of a face as the print shop prints it: the CMYK soft proof
 
 
 @dataclass
@@ -76,16 +62,13 @@ class Session:
     """A game folder, kept up to date for the preview and `watch`."""
 
     def __init__(self, game_dir: Path, layouts_dir: Path | None = None, dpi: float = PREVIEW_DPI,
-                 outline: bool = False, lang: str | None = None, color: str = "rgb"):
+                 outline: bool = False, lang: str | None = None):
         self.game_dir, self.layouts_dir, self.dpi = Path(game_dir), layouts_dir, dpi
         self.lang = lang  # `serve --lang de`: the game with that language's overlay merged in
         self.outline = outline  # `serve --outline`: frame boxes, safe zone, trim and bleed on every picture
-        self.color = color  # `serve --color cmyk`: the page starts on the print shop's soft proof
-        self._proof_problems: dict[str, list[dict]] = {}  # face key -> what its current soft proof reported
         if load.file_memo is None:
             load.file_memo = load.FileMemo()
         self.lock = threading.Lock()
-        self._proof_lock = threading.Lock()
         self.pieces: dict[str, PieceView] = {}
         self.images: dict[str, bytes] = {}
         self._seen: dict[tuple, tuple[bytes, bytes]] = {}  # (("now"|"before", key), view) -> (picture, as seen)
@@ -98,7 +81,10 @@ class Session:
         self.game_name = self.game_dir.name
         self.prep: Prepared | None = None
         self.baseline = None  # serve/baseline.py, with `serve --since OLD`
-        self.on_change = None  # called when a soft proof adds problems (serve/server.py: tells the page)
+        self.start_view: str | None = None  # `serve --color cmyk`: the page opens on the soft proof
+        self._proofs = threading.Lock()  # one soft-proof batch at a time; requests meanwhile wait for it
+        self.proof_diagnostics: list[dict] = []  # what the last soft proof said (colour shifts, faults)
+        self.proof_said = 0  # bumped when proof_diagnostics change: the page is told
 
     # -- one refresh ---------------------------------------------------------------------
 
@@ -149,10 +135,6 @@ class Session:
                 face = _face_of(diag, wanted)
                 if face is not None:
                     wanted[face].problems.append(self._diagnostic(diag))
-            for key in set(self._proof_problems) - (set(wanted) - set(changed)):
-                del self._proof_problems[key]  # its picture changed: its next proof says again
-            for key, problems in self._proof_problems.items():
-                wanted[key].problems.extend(problems)
             self.pieces = wanted
             self.diagnostics = [self._diagnostic(d) for d in report.items + drawn]
             self.stale = False  # every face that changed was drawn again: the pictures are current
@@ -229,20 +211,8 @@ class Session:
                                                         "removed": self.baseline.removed(self.pieces)}
             return {"game": self.game_name, "version": self.version, "stale": self.stale,
                     "pieces": [view.summary() for view in self.pieces.values()],
-                    "diagnostics": self.diagnostics + self._proof_diagnostics(), "faces_drawn": self.faces_drawn, "since": since,
-                    "view": PRINT_VIEW if self.color == "cmyk" else "", "proof_unavailable": proof_unavailable()}
-
-    def _proof_diagnostics(self) -> list[dict]:
-        """What the soft proofs made so far reported, each once (a layout's colour that shifts is
-        reported by the proof of every face drawn with it)."""
-        seen = {d["text"] for d in self.diagnostics}
-        out = []
-        for problems in self._proof_problems.values():
-            for problem in problems:
-                if problem["text"] not in seen:
-                    seen.add(problem["text"])
-                    out.append(problem)
-        return out
+                    "diagnostics": list(self.diagnostics) + self.proof_diagnostics, "faces_drawn": self.faces_drawn,
+                    "since": since, "proof": {"unavailable": proof_unavailable(), "start": self.start_view == PROOF_VIEW}}
 
     def piece(self, key: str) -> dict | None:
         with self.lock:
@@ -251,60 +221,58 @@ class Session:
 
     def image(self, key: str, view: str | None = None) -> bytes | None:
         """A face's picture; with `view` (access/vision.py: protan, deutan, tritan, grey), as that
-        viewer or a black-and-white printer sees it; with "print", as the print shop prints it
-        (the soft proof: raises ProofError when it cannot be made)."""
+        viewer or a black-and-white printer sees it; with PROOF_VIEW, as the print shop prints it."""
+        if view == PROOF_VIEW:
+            return self.proof(key)
         with self.lock:
             image = self.images.get(key)
-        if view == PRINT_VIEW:
-            return self.proof(key, image)
         return self.as_seen(("now", key), image, view)
 
-    def proof(self, key: str, image: bytes | None) -> bytes | None:
-        """The face as the game's print profile prints it, made by the code `render --color cmyk
-        --proof` uses (output/softproof.py), once per picture of the face (its next version is a
-        new picture).  Its colour-shift warnings join the face's problems."""
-        if image is None:
-            return None
-        with self.lock:
-            kept = self._seen.get((("now", key), PRINT_VIEW))
-            prep, view = self.prep, self.pieces.get(key)
-        if kept is not None and kept[0] is image:
-            return kept[1]
-        reason = proof_unavailable()
-        if reason:
-            raise ProofError(reason)
-        with self._proof_lock:  # one at a time: a whole page of them would start a Ghostscript each
+    def proof(self, key: str) -> bytes | None:
+        """A face as the print shop prints it: the soft proof of `render --color cmyk --proof`
+        (output/softproof.py), made for every face in one batch (one drawing, one conversion, one
+        Ghostscript run) when a face whose picture changed is asked for, and kept with its picture
+        like the other views.  None when it cannot be made (no Ghostscript, or errors: those
+        are in proof_diagnostics)."""
+        with self._proofs:
             with self.lock:
-                kept = self._seen.get((("now", key), PRINT_VIEW))
-            if kept is not None and kept[0] is image:
-                return kept[1]
-            return self._make_proof(key, image, prep, view)
+                image, prep = self.images.get(key), self.prep
+                if image is None or prep is None:
+                    return None
+                kept = self._seen.get((("now", key), PROOF_VIEW))
+                if kept is not None and kept[0] is image:
+                    return kept[1]
+                # Every face again, not only those that changed: the colour-shift warnings are about
+                # the whole game's colours, and one batch costs little more than a few faces.
+                wanted = dict(self.images)
+                sides = {k: self.pieces[k].side for k in wanted if k in self.pieces}
+            proofs, said = self._soft_proofs(prep, sides)
+            with self.lock:
+                for k, picture in wanted.items():
+                    self._seen[(("now", k), PROOF_VIEW)] = (picture, proofs.get(k))
+                if said != self.proof_diagnostics:
+                    self.proof_diagnostics, self.proof_said = said, self.proof_said + 1
+                return proofs.get(key)
 
-    def _make_proof(self, key: str, image: bytes, prep: Prepared, view: PieceView | None) -> bytes:
+    def _soft_proofs(self, prep: Prepared, sides: dict[str, str]) -> tuple[dict[str, bytes], list[dict]]:
+        """The soft proof of each face (key -> its side) and what making it said."""
         from ..output.printcolor import settings
         from ..output.softproof import soft_proof
+        if proof_unavailable() is not None:
+            return {}, []
         report = Report()
-        piece_id = key.split("/")[1]
-        piece = next((p for p in list(prep.game.cards()) + list(prep.game.boards) if p.id == piece_id), None)
-        color = settings(prep.game, report) if piece is not None and view is not None else None
+        color = settings(prep.game, report)
+        pieces = {f"card/{c.id}": c for c in prep.game.cards()} | {f"board/{b.id}": b for b in prep.game.boards}
+        keys = [k for k in sides if (k.rsplit("/", 1)[0] if k.startswith("card/") else k) in pieces]
+        faces = [Face(pieces[k.rsplit("/", 1)[0] if k.startswith("card/") else k], sides[k]) for k in keys]
         try:
-            pngs = soft_proof(prep, [Face(piece, view.side)], report, self.dpi, True, color) if color else []
-        except subprocess.CalledProcessError as exc:
-            said = (exc.stderr or b"").decode("utf-8", "replace").strip().splitlines()
-            raise ProofError("no soft proof: Ghostscript failed" + (f": {said[-1]}" if said else "")) from None
-        problems = [self._diagnostic(d) for d in report.items]
-        if not pngs:
-            first = next((d for d in report.items if d.severity == "error"), None)
-            raise ProofError("no soft proof: " + (first.render(self.game_dir.parent) if first else "the face is gone"))
-        with self.lock:
-            self._seen[(("now", key), PRINT_VIEW)] = (image, pngs[0])
-            current = self.pieces.get(key) is view and self.images.get(key) is image
-            if current and problems:
-                view.problems = [p for p in view.problems if p not in self._proof_problems.get(key, [])] + problems
-                self._proof_problems[key] = problems
-        if current and problems and self.on_change is not None:
-            self.on_change()  # the page shows the new problems beside the proof
-        return pngs[0]
+            pictures = soft_proof(prep, faces, report, self.dpi, True, color) if color is not None and faces else []
+        except Exception as exc:  # noqa: BLE001 - Ghostscript failing, or a bug: the preview goes on, saying so
+            report.error("E-INTERNAL", f"the soft proof failed: {type(exc).__name__}: {exc}", None,
+                         help="the faces are shown as drawn; if Ghostscript works from a shell, this is a bug in cardforge")
+            pictures = []
+        said = [self._diagnostic(d) for d in report.items]
+        return (dict(zip(keys, pictures)) if len(pictures) == len(keys) else {}), said
 
     def as_seen(self, key: tuple, image: bytes | None, view: str | None) -> bytes | None:
         """`image` as `view` sees it, simulated once per picture (a face's next version is a new
@@ -322,6 +290,14 @@ class Session:
                 self._seen = {k: v for k, v in self._seen.items() if v[0] is self.images.get(k[0][1])}
             self._seen[(key, view)] = (image, seen)
         return seen
+
+
+def proof_unavailable() -> str | None:
+    """Why the preview cannot show the soft proof, or None when it can."""
+    import shutil
+    if shutil.which("gs") is None:
+        return "the print shop's soft proof needs Ghostscript (Debian: apt-get install ghostscript)"
+    return None
 
 
 def _face_of(diag: Diagnostic, views: dict[str, PieceView]) -> str | None:

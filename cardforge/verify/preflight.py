@@ -90,29 +90,34 @@ class _Reader:
             self.fault(page, box, f"{what} {'/'.join(f'{float(v) * 100:g}' for v in values)} is {total:.0f}% of ink, "
                                   f"over the limit of {self.limit:g}%")
 
-    def resources(self, page: int, resources) -> None:
-        """What a resource dictionary holds, whoever uses it: graphics states and fonts."""
+    def resources(self, page: int, resources) -> dict[str, str | None]:
+        """What a resource dictionary holds: RGB colour spaces are faults wherever they are used; each
+        graphics state's transparency (None: it has none) is judged where the stream paints with it."""
+        states: dict[str, str | None] = {}
         if resources is None:
-            return
+            return states
         for name, gs in (resources.get("/ExtGState") or {}).items():
-            for key in ("/ca", "/CA"):
-                if key in gs and float(gs[key]) < 1:
-                    self.fault(page, None, f"graphics state {name} sets {key[1:]} {float(gs[key]):g}: transparency")
+            why = [f"sets {key[1:]} {float(gs[key]):g}" for key in ("/ca", "/CA") if key in gs and float(gs[key]) < 1]
             smask = gs.get("/SMask")
             if smask is not None and str(smask) != "/None":
-                self.fault(page, None, f"graphics state {name} has a soft mask")
+                why.append("has a soft mask")
             blend = gs.get("/BM")
             if blend is not None and str(blend) not in ("/Normal", "/Compatible"):
-                self.fault(page, None, f"graphics state {name} sets blend mode {blend}")
+                why.append(f"sets blend mode {blend}")
+            states[str(name)] = f"graphics state {name} {' and '.join(why)}: transparency" if why else None
         for name, space in (resources.get("/ColorSpace") or {}).items():
             if _rgb_space(space):
                 self.fault(page, None, f"colour space {name} is RGB")
+        return states
 
-    def stream(self, page: int, owner, resources, ctm: tuple, depth: int = 0) -> None:
-        """A page's or form's operators.  A colour is judged where it paints (a path's box, a text's
-        origin), so that its fault names the frame that drew it."""
+    def stream(self, page: int, owner, resources, ctm: tuple, depth: int = 0, alpha: str | None = None) -> None:
+        """A page's or form's operators.  A colour, a font and a translucent graphics state are judged
+        where they paint (a path's box, a text's origin, a picture's box), so that the fault names the
+        frame that drew it.  `alpha`: the transparency of the graphics state in force (a form
+        inherits its caller's)."""
         import pikepdf
-        self.resources(page, resources)
+        states = self.resources(page, resources)
+        used: set[str] = set()
         if owner.get("/Group") is not None and str(owner.Group.get("/S")) == "/Transparency":
             self.fault(page, None, "a transparency group")
         stack, width, tm, font = [], 1.0, IDENTITY, None
@@ -124,10 +129,15 @@ class _Reader:
                 continue
             operands, op = inst.operands, str(inst.operator)
             if op == "q":
-                stack.append((ctm, width))
+                stack.append((ctm, width, alpha))
             elif op == "Q":
                 if stack:
-                    ctm, width = stack.pop()
+                    ctm, width, alpha = stack.pop()
+            elif op == "gs":
+                name = str(operands[0])
+                if name in states:
+                    used.add(name)
+                    alpha = states[name]
             elif op == "cm":
                 ctm = _mul(tuple(float(v) for v in operands), ctm)
             elif op == "w":
@@ -149,6 +159,8 @@ class _Reader:
                 path_box = b if path_box is None else (min(path_box[0], b[0]), min(path_box[1], b[1]),
                                                        max(path_box[2], b[2]), max(path_box[3], b[3]))
             elif op in STROKE_OPS or op in ("f", "F", "f*"):
+                if alpha:
+                    self.fault(page, path_box, alpha)
                 if op not in STROKE_OPS or op in ("B", "B*", "b", "b*"):
                     self.colour(page, path_box, colours.pop("fill", None))
                 if op in STROKE_OPS:
@@ -167,10 +179,12 @@ class _Reader:
             elif op == "Tf":
                 font = str(operands[0])
             elif op in ("Tj", "TJ", "'", '"'):
-                if font is not None:  # a font that shows text (reportlab sets one on every page, used or not)
-                    self.font(page, (resources or {}).get("/Font", {}).get(font), font)
                 m = _mul(tm, ctm)
                 point = _box(m, 0, 0, 0, 0)
+                if font is not None:  # a font that shows text (reportlab sets one on every page, used or not)
+                    self.font(page, point, (resources or {}).get("/Font", {}).get(font), font)
+                if alpha:
+                    self.fault(page, point, alpha)
                 self.colour(page, point, colours.pop("fill", None))
                 self.colour(page, point, colours.pop("stroke", None))
             elif op == "sh":
@@ -181,21 +195,27 @@ class _Reader:
                     continue
                 if xobject.get("/Subtype") == "/Image":
                     self.image(page, xobject, _box(ctm, 0, 0, 1, 1))
+                    if alpha:
+                        self.fault(page, _box(ctm, 0, 0, 1, 1), alpha)
                 elif xobject.get("/Subtype") == "/Form" and depth < 32:
                     matrix = tuple(float(v) for v in xobject.get("/Matrix", IDENTITY))
-                    self.stream(page, xobject, xobject.get("/Resources"), _mul(matrix, ctm), depth + 1)
+                    self.stream(page, xobject, xobject.get("/Resources"), _mul(matrix, ctm), depth + 1, alpha)
+        for name, why in states.items():  # PDF/X forbids such a state even where nothing paints with it
+            if why and name not in used:
+                self.fault(page, None, why)
 
-    def font(self, page: int, font, name: str) -> None:
-        """A font the text uses (an unused one in the resources prints nothing)."""
+    def font(self, page: int, point, font, name: str) -> None:
+        """A font the text uses (an unused one in the resources prints nothing), judged once, at the
+        first text it shows."""
         if font is None:
-            self.fault(page, None, f"font {name} is used but missing from the resources")
+            self.fault(page, point, f"font {name} is used but missing from the resources")
             return
         key = font.objgen if font.is_indirect else id(font)
         if key in self.fonts_seen:
             return
         self.fonts_seen.add(key)
         if not _embedded(font):
-            self.fault(page, None, f"font {font.get('/BaseFont', name)} is not embedded")
+            self.fault(page, point, f"font {font.get('/BaseFont', name)} is not embedded")
 
     def colour(self, page: int, box, colour) -> None:
         """A colour operator, judged where it paints."""
