@@ -113,10 +113,9 @@ def _with_errors(report: Report) -> str:
 
 def _proof(prep, face, report: Report, dpi: float, bleed: bool) -> list[bytes]:
     """The face as the game's print profile prints it (output/printcolor.py soft_proof)."""
-    import shutil
     from ..output.printcolor import settings
-    from ..output.softproof import soft_proof
-    if shutil.which("gs") is None:
+    from ..output.softproof import ghostscript_missing, soft_proof
+    if ghostscript_missing():
         raise UsageError("--proof renders the CMYK page with Ghostscript: install it (Debian: apt-get install ghostscript)")
     color = settings(prep.game, report)
     if color is None:

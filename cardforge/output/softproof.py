@@ -16,6 +16,16 @@ from .printplaces import report_faults, shift_warnings
 
 # --- the soft proof -----------------------------------------------------------------------------
 
+NEEDS_GHOSTSCRIPT = "the print shop's soft proof needs Ghostscript (Debian: apt-get install ghostscript)"
+
+
+def ghostscript_missing() -> bool:
+    """Whether Ghostscript, which renders the CMYK pages of a proof, is missing (render and serve
+    say so before they start)."""
+    import shutil
+    return shutil.which("gs") is None
+
+
 def proof_pages(pdf: Path, color: PrintColor, dpi: float, first: int = 1, last: int | None = None) -> list:
     """The pages of a CMYK PDF as the press prints them, on screen: rendered to CMYK pixels by
     Ghostscript (which passes DeviceCMYK through as it is written) and turned to sRGB through the
@@ -26,7 +36,7 @@ def proof_pages(pdf: Path, color: PrintColor, dpi: float, first: int = 1, last: 
     from PIL import Image
     gs = shutil.which("gs")
     if gs is None:
-        raise RuntimeError("the soft proof needs Ghostscript (`gs`, Debian package ghostscript)")
+        raise RuntimeError(NEEDS_GHOSTSCRIPT)
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=tiff32nc", f"-r{dpi:g}",
                f"-dFirstPage={first}", "-dTextAlphaBits=4", "-dGraphicsAlphaBits=4",

@@ -111,9 +111,7 @@ class Session:
                 self.baseline.mark(wanted, prep)
             changed = [key for key, view in wanted.items()
                        if key not in self.pieces or self.pieces[key].fingerprint != view.fingerprint]
-        pieces = {f"card/{c.id}": c for c in prep.game.cards()} | {f"board/{b.id}": b for b in prep.game.boards}
-        faces = [Face(pieces[key.rsplit("/", 1)[0] if key.startswith("card/") else key], wanted[key].side)
-                 for key in changed]
+        faces = list(_faces(prep, {key: wanted[key].side for key in changed}).values())
         draw_report = Report()
         images = face_images(prep, faces, draw_report, dpi=self.dpi, outline=self.outline) if faces else []
         with self.lock:
@@ -212,7 +210,8 @@ class Session:
             return {"game": self.game_name, "version": self.version, "stale": self.stale,
                     "pieces": [view.summary() for view in self.pieces.values()],
                     "diagnostics": list(self.diagnostics) + self.proof_diagnostics, "faces_drawn": self.faces_drawn,
-                    "since": since, "proof": {"unavailable": proof_unavailable(), "start": self.start_view == PROOF_VIEW}}
+                    "since": since,
+                    "proof": {"unavailable": proof_unavailable(), "start": self.start_view == PROOF_VIEW}}
 
     def piece(self, key: str) -> dict | None:
         with self.lock:
@@ -262,15 +261,15 @@ class Session:
             return {}, []
         report = Report()
         color = settings(prep.game, report)
-        pieces = {f"card/{c.id}": c for c in prep.game.cards()} | {f"board/{b.id}": b for b in prep.game.boards}
-        keys = [k for k in sides if (k.rsplit("/", 1)[0] if k.startswith("card/") else k) in pieces]
-        faces = [Face(pieces[k.rsplit("/", 1)[0] if k.startswith("card/") else k], sides[k]) for k in keys]
+        faces = _faces(prep, sides)
+        keys, pictures = list(faces), []
         try:
-            pictures = soft_proof(prep, faces, report, self.dpi, True, color) if color is not None and faces else []
+            if color is not None and faces:
+                pictures = soft_proof(prep, list(faces.values()), report, self.dpi, True, color)
         except Exception as exc:  # noqa: BLE001 - Ghostscript failing, or a bug: the preview goes on, saying so
             report.error("E-INTERNAL", f"the soft proof failed: {type(exc).__name__}: {exc}", None,
-                         help="the faces are shown as drawn; if Ghostscript works from a shell, this is a bug in cardforge")
-            pictures = []
+                         help="the faces are shown as drawn; if Ghostscript works from a shell, "
+                              "this is a bug in cardforge")
         said = [self._diagnostic(d) for d in report.items]
         return (dict(zip(keys, pictures)) if len(pictures) == len(keys) else {}), said
 
@@ -294,10 +293,19 @@ class Session:
 
 def proof_unavailable() -> str | None:
     """Why the preview cannot show the soft proof, or None when it can."""
-    import shutil
-    if shutil.which("gs") is None:
-        return "the print shop's soft proof needs Ghostscript (Debian: apt-get install ghostscript)"
-    return None
+    from ..output.softproof import NEEDS_GHOSTSCRIPT, ghostscript_missing
+    return NEEDS_GHOSTSCRIPT if ghostscript_missing() else None
+
+
+def _faces(prep: Prepared, sides: dict[str, str]) -> dict[str, Face]:
+    """The Face of each view key ("card/<id>/<side>" or "board/<id>") that `prep` still has."""
+    pieces = {f"card/{c.id}": c for c in prep.game.cards()} | {f"board/{b.id}": b for b in prep.game.boards}
+    found = {}
+    for key, side in sides.items():
+        piece = pieces.get(key.rsplit("/", 1)[0] if key.startswith("card/") else key)
+        if piece is not None:
+            found[key] = Face(piece, side)
+    return found
 
 
 def _face_of(diag: Diagnostic, views: dict[str, PieceView]) -> str | None:
