@@ -20,7 +20,7 @@ FIELD = "field"  # a diagnostic's position: ("field", key, needle, nth), in the 
 AT = "@"  # in a diagnostic's once-key: its position
 # Once-keys of problems said once for every piece they show on (a layout's own mistake, two text
 # frames over each other): the message counts the pieces.
-_COUNTS_PIECES = {("at",), ("overlap",)}
+_COUNTS_PIECES = {"at", "overlap"}
 
 
 class FaceDiagnostics:
@@ -89,7 +89,7 @@ class FaceDiagnostics:
         if diag is None:
             diag = self._reported[key] = (self.report.error if severity == "error" else self.report.warning)(
                 code, message, position, help=help, card=card, side=side)
-        if once[:1] in _COUNTS_PIECES and self._piece is not None:  # said once for many pieces: count them
+        if once[0] in _COUNTS_PIECES and self._piece is not None:  # said once for many pieces: count them
             diag.affecting({("board" if isinstance(self._piece, Board) else "card", self._piece.id)})
 
     def _say_again(self, said: Any) -> bool:

@@ -71,7 +71,7 @@ class Session:
         self.lock = threading.Lock()
         self.pieces: dict[str, PieceView] = {}
         self.images: dict[str, bytes] = {}
-        self._seen: dict[tuple, tuple[bytes, bytes]] = {}  # (("now"|"before", key), view) -> (picture, as seen)
+        self._seen: dict[tuple, tuple[bytes, bytes]] = {}  # (key, view) -> (picture, as seen)
         self.diagnostics: list[dict] = []
         self._drawn: dict[str, list[Diagnostic]] = {}  # face key -> what drawing it last reported
         self._drawn_apart: list[tuple[Diagnostic, set[str]]] = []  # of no piece (a layout's): with the faces that said it
@@ -225,7 +225,7 @@ class Session:
             return self.proof(key)
         with self.lock:
             image = self.images.get(key)
-        return self.as_seen(("now", key), image, view)
+        return self.as_seen(key, image, view)
 
     def proof(self, key: str) -> bytes | None:
         """A face as the print shop prints it: the soft proof of `render --color cmyk --proof`
@@ -238,7 +238,7 @@ class Session:
                 image, prep = self.images.get(key), self.prep
                 if image is None or prep is None:
                     return None
-                kept = self._seen.get((("now", key), PROOF_VIEW))
+                kept = self._seen.get((key, PROOF_VIEW))
                 if kept is not None and kept[0] is image:
                     return kept[1]
                 # Every face again, not only those that changed: the colour-shift warnings are about
@@ -248,7 +248,7 @@ class Session:
             proofs, said = self._soft_proofs(prep, sides)
             with self.lock:
                 for k, picture in wanted.items():
-                    self._seen[(("now", k), PROOF_VIEW)] = (picture, proofs.get(k))
+                    self._seen[(k, PROOF_VIEW)] = (picture, proofs.get(k))
                 if said != self.proof_diagnostics:
                     self.proof_diagnostics, self.proof_said = said, self.proof_said + 1
                 return proofs.get(key)
@@ -273,7 +273,7 @@ class Session:
         said = [self._diagnostic(d) for d in report.items]
         return (dict(zip(keys, pictures)) if len(pictures) == len(keys) else {}), said
 
-    def as_seen(self, key: tuple, image: bytes | None, view: str | None) -> bytes | None:
+    def as_seen(self, key: str, image: bytes | None, view: str | None) -> bytes | None:
         """`image` as `view` sees it, simulated once per picture (a face's next version is a new
         picture) and kept while the picture is current."""
         if image is None or view is None:
@@ -286,7 +286,7 @@ class Session:
         seen = simulate_png(image, view)
         with self.lock:
             if len(self._seen) > 4 * max(len(self.images), 64):  # faces removed or redrawn: forget the old
-                self._seen = {k: v for k, v in self._seen.items() if v[0] is self.images.get(k[0][1])}
+                self._seen = {k: v for k, v in self._seen.items() if v[0] is self.images.get(k[0])}
             self._seen[(key, view)] = (image, seen)
         return seen
 
