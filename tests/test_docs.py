@@ -16,7 +16,6 @@ A block with none of these fails the test, so no example goes unchecked.
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -84,31 +83,13 @@ def test_the_site_builds_in_strict_mode(tmp_path):
             assert not (DOCS / picture.relative_to((tmp_path / "site").resolve())).exists(), "drawn, not committed"
 
 
-def test_every_pages_example_game_checks_clean(tmp_path):
-    # Walkthrough pages are run step by step (test_docs_walkthrough.py); any other page that shows a
-    # whole game file must still check clean. Today every such page is a walkthrough; the loop keeps a
-    # new page honest. (A parametrized test over an empty list is only a skip, and pytest 8.0 cannot
-    # even collect it.)
-    for page in PAGES:
-        if page not in WALKTHROUGHS and any(k == "file" for k, _, _ in _blocks(page)):
-            _check_example_game(page, tmp_path)
-    assert WALKTHROUGHS, "no walkthrough page found: the docs' example games would go unchecked"
-
-
-def _check_example_game(page: Path, tmp_path: Path) -> None:
-    game = tmp_path / "content" / page.stem
-    for kind, rel, body in _blocks(page):
-        if kind == "file":
-            target = game / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(body, "utf-8")
-    icons = REPO / "content" / "bomber-boys" / "icons"
-    if "icons/" in " ".join(rel for _, rel, _ in _blocks(page)) and not (game / "icons").exists():
-        shutil.copytree(icons, game / "icons")
-    done = subprocess.run([sys.executable, "-m", "cardforge", "check", str(game), "--strict"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, f"{page.name}: {done.stderr}"
-    assert "error[" not in done.stderr and "warning[" not in done.stderr, f"{page.name}: {done.stderr}"
+def test_every_page_that_shows_a_whole_game_file_is_run_as_a_walkthrough():
+    # Walkthrough pages run step by step in test_docs_walkthrough.py, their diagnostics compared; a
+    # page showing whole game files that is not one would go untested, so it is refused here.
+    # (This was a check per such page, parametrized over a list that had become empty: a skip.)
+    showing = {p for p in PAGES if any(k == "file" for k, _, _ in _blocks(p))}
+    assert showing, "no page shows a whole game file: the blocks are no longer found"
+    assert showing <= WALKTHROUGHS, sorted(str(p.relative_to(DOCS)) for p in showing - WALKTHROUGHS)
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if any(k == "fragment" for k, _, _ in _blocks(p))],
