@@ -13,13 +13,13 @@ import urllib.request
 import pytest
 from PIL import Image, ImageChops
 
+from cardforge.output.softproof import ghostscript_missing
 from cardforge.serve.session import PROOF_VIEW, Session
 from conftest import cardforge
 from test_serve import LAYOUTS, Served, _chromium, _copy_bomber
 
 KEY = "card/bombardier/back"
-needs_gs = pytest.mark.skipif(subprocess.run(["sh", "-c", "command -v gs"], capture_output=True).returncode != 0,
-                              reason="the soft proof needs Ghostscript")
+needs_gs = pytest.mark.skipif(ghostscript_missing(), reason="the soft proof needs Ghostscript")
 
 
 def _rgb(png: bytes) -> Image.Image:
