@@ -49,16 +49,21 @@ def test_each_shipped_profile_stays_under_its_ink_limit_over_the_srgb_cube(name,
 
 # --- every shipped game, built in CMYK and read back -------------------------------------------------
 
+warnings: dict[str, str] = {}  # each game's diagnostics (stderr) of its build in cmyk_builds
+
+
 @pytest.fixture(scope="module")
 def cmyk_builds(tmp_path_factory) -> dict[str, tuple[Path, str]]:
     out = tmp_path_factory.mktemp("cmyk")
     built = {}
+    warnings.clear()
     for game in GAMES:
         result = cardforge("build", REPO / "content" / game, "--target", "printshop", "--color", "cmyk",
                            "--out", out, cwd=REPO, timeout=900)
         assert result.returncode == 0, result.stderr[-3000:]
         assert not [line for line in headlines(result.stderr) if ": error[" in line]
         built[game] = (out / game / "printshop", result.stdout)  # the results: each PDF's colour line
+        warnings[game] = result.stderr
     return built
 
 
@@ -164,6 +169,20 @@ def test_poppler_sees_every_font_embedded_and_the_pdfx_subtype(cmyk_builds, game
         assert re.search(r"^PDF version:\s+1\.3$", info, re.M), info
         custom = subprocess.run(["pdfinfo", "-custom", str(path)], capture_output=True, text=True, check=True).stdout
         assert re.search(r"^GTS_PDFXConformance:\s*PDF/X-1a:2001$", custom, re.M), custom
+
+
+def test_colour_shifts_are_warned_for_colours_and_never_for_the_greys_k_prints(cmyk_builds):
+    """Greys print in K alone by rule: the press's black, the same in every game, which no other grey
+    would print closer to.  Every game's ink (#1b1b1b, ΔE2000 7.9) was one warning per game."""
+    shift = re.compile(r"warning\[W-COLOUR-SHIFT\]: #([0-9a-f]{6}) prints as #[0-9a-f]{6} on gracol-coated-240 "
+                       r"\(ΔE2000 (\d+\.\d)\), in \S")
+    for game in GAMES:
+        colours = {m[1]: float(m[2]) for m in shift.finditer(warnings[game])}
+        assert warnings[game].count("W-COLOUR-SHIFT") == len(colours), game  # each colour once, in this form
+        greys = [c for c in colours if c[0:2] == c[2:4] == c[4:6]]
+        assert greys == [] and all(v >= 5.0 for v in colours.values()), (game, colours)  # over 5, shown to one place
+    bomber = shift.findall(warnings["bomber-boys"])
+    assert ("2b4a70", "5.2") in bomber, bomber  # the navy of the player mat's icons (the guide's example)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -93,8 +93,11 @@ def shift_warnings(prep, cmyk: PrintColor, shifts: dict, report) -> None:
     m = mapper(cmyk)
     found = []
     for rgb, places in shifts.items():
-        if rgb == (0, 0, 0):
-            continue  # black is 0/0/0/100 by rule (text, lines): the proof shows K alone's black
+        if len(set(rgb)) == 1:
+            # A grey (black among them) prints in K alone by rule, at the lightness K reaches: its
+            # shift is the press's black, the same for every game, and no other grey would print
+            # closer.  The proof shows it; the guide says so once (docs/guides/print-colour.md).
+            continue
         shift = m.shift(tuple(v / 255 for v in rgb))
         if shift > SHIFT_WARNING:
             found.append((shift, rgb, places))
@@ -103,9 +106,8 @@ def shift_warnings(prep, cmyk: PrintColor, shifts: dict, report) -> None:
         shown = ", ".join(frames[:6]) + (f" and {len(frames) - 6} more" if len(frames) > 6 else "")
         first = min(places, key=str)
         printed = hex_of(m.proof(m.cmyk(tuple(v / 255 for v in rgb))))
-        grey = ", a grey printed in K alone" if len(set(rgb)) == 1 else ""
         report.warning("W-COLOUR-SHIFT", f"{hex_of(rgb)} prints as {printed} on {cmyk.profile.name} "
-                       f"(ΔE2000 {shift:.1f}{grey}), in {shown}", frame_pos(prep, first, "fill"),
+                       f"(ΔE2000 {shift:.1f}), in {shown}", frame_pos(prep, first, "fill"),
                        help="see it with `cardforge render GAME CARD --color cmyk --proof`; choose a colour the press "
                             "can print if the shift matters")
 
