@@ -78,7 +78,7 @@ def percent(coverage: float) -> str:
 def prints_as(coverage: float, shown: str) -> bool:
     """Whether a page that measures `coverage` may print `shown` as its figure: its whole percent,
     or the one beside it when the measure is within EDGE of the edge between them."""
-    return shown in (percent(coverage), percent(max(coverage - EDGE, 0.0)), percent(coverage + EDGE))
+    return shown in (percent(coverage), percent(coverage - EDGE), percent(coverage + EDGE))
 
 
 class KitInk:
@@ -98,7 +98,8 @@ def print_ink(ink: KitInk, pages: list, pdf: Path, prints: Callable[[object], bo
     The kit's pages are measured; then the pages that print figures, drawn without them, are
     drawn again with them (`draw(pages, their numbers, target)`: their numbers and footers those of
     the kit) and measured, until each prints, as a whole percent, what is measured on it (within
-    EDGE of a rounding edge: once, in practice; at most ROUNDS times); `replace(pdf, indexes, scratch)` then puts them in the kit.
+    EDGE of a rounding edge: once, in practice; at most ROUNDS times); `replace(pdf, indexes,
+    scratch)` then puts them in the kit.
     None when a page could not be drawn again or put in (the kit keeps its pages without figures,
     and the caller measures it as written)."""
     ink.pages = page_coverage(pdf)
