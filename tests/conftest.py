@@ -156,6 +156,32 @@ def load_manifest(path: Path) -> dict:
     return json.loads(Path(path).read_text("utf-8"))
 
 
+def where_they_differ(first: Path, second: Path) -> str:
+    """The pages (of a PDF) or the top-level keys (of a manifest) two files differ in."""
+    if first.suffix == ".pdf":
+        from pypdf import PdfReader
+        a, b = PdfReader(first), PdfReader(second)
+        pages = [i + 1 for i, (p, q) in enumerate(zip(a.pages, b.pages))
+                 if p.get_contents().get_data() != q.get_contents().get_data()]
+        if pages:
+            return f"{first.name}: {len(a.pages)} and {len(b.pages)} pages; contents differ on pages {pages}"
+        objects = [n for n in range(1, min(int(a.trailer["/Size"]), int(b.trailer["/Size"])))
+                   if repr(_object(a, n)) != repr(_object(b, n))]
+        return f"{first.name}: the pages' contents are the same; objects differ: {objects[:20]}"
+    x, y = json.loads(first.read_text()), json.loads(second.read_text())
+    keys = sorted(k for k in x.keys() | y.keys() if x.get(k) != y.get(k))
+    return f"{first.name}: differs in {keys}"
+
+
+def _object(reader, number: int):
+    """The PDF object `number` with its stream's data, or None where the number is free."""
+    try:
+        obj = reader.get_object(number)
+    except Exception:
+        return None
+    return (obj, obj.get_data()) if hasattr(obj, "get_data") else obj
+
+
 def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
     """Every file in a folder: its bytes and modification time (to show it was not rewritten)."""
     return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(Path(folder).iterdir()) if p.is_file()}

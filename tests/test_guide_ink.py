@@ -70,10 +70,10 @@ def test_the_ink_saver_guide_reports_less_ink_than_the_kits(tmp_path):
     assert means["tiny-kit-inksaver-a4"] < means["tiny-kit-a4"]
 
 
-def test_a_page_at_a_rounding_edge_prints_one_figure_whatever_side_a_pixel_puts_it(tmp_path, monkeypatch):
-    """Bomber Boys' Letter guide page measured 7.5066 % printing "7 %" and 7.5020 % printing "8 %":
-    a pixel's anti-aliasing from the edge, and two builds printed different figures.  Here its
-    measure with "8 %" falls on the other side of the edge: the page prints "7 %" either way,
+def test_a_page_at_a_rounding_edge_prints_its_own_figure_after_one_drawing(tmp_path, monkeypatch):
+    """Bomber Boys' Letter guide page measures 7.5066 % printing "7 %" and 7.5020 % printing "8 %",
+    both a few pixels from the edge.  Here its measure with "8 %" falls on the other side of the
+    edge, so neither figure would ever be its own: within the margin, the page prints "7 %",
     drawn once."""
     measures = {"kit": [0.20, 0.0706], "7 %": [0.0750661], "8 %": [0.0749980]}
     drawn, inks = [], [KitInk(), KitInk()]

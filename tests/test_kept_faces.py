@@ -110,3 +110,36 @@ def test_a_damaged_kept_face_is_drawn_afresh(tmp_path, monkeypatch, laid_out):
     before = laid_out[0]
     assert _build(monkeypatch, cache, tmp_path / "again") == fresh
     assert laid_out[0] - before >= first_count  # the damaged faces were drawn again, as with no cache
+
+
+def test_a_board_made_where_a_freed_one_was_is_keyed_by_its_own_data():
+    """The guide's pages are boards made anew for each drawing; the ink page is drawn again with
+    new figures.  A board made at the address of one freed before (CPython reuses it at once) is
+    still keyed by its own data: keyed by id(), it took the old one's key, and the ink page was
+    placed as drawn with the old figures (Iron Rain's "5-6: 7 %" for "5: 8 % · 6: 7 %")."""
+    from cardforge.diagnostics import Report
+    from cardforge.frontend.model import Board
+    from cardforge.prepare import prepare
+    from cardforge.render.facecache import face_memo
+
+    prep = prepare(GAME, Report())
+    memo = face_memo(prep.game, prep.fonts, prep.icons)
+    layout = prep.layouts.get("guide-assembly", 190 * 72 / 25.4, 255 * 72 / 25.4, prep.game.doc.pos(""))
+    assert layout is not None
+
+    def board(figures: str) -> Board:
+        return Board(id="guide-assembly", name="guide", layout="guide-assembly", width=layout.width,
+                     height=layout.height, data={"ink": figures}, doc=prep.game.doc, pointer="",
+                     component="references")
+
+    first = board("5: 7 %")
+    address, key = id(first), memo.key("face-draw", layout, first, "front", 1, "rect", 0.0)
+    del first
+    reused = 0
+    for n in range(200):  # a board of other figures at the freed address, as a redraw makes it
+        again = board(f"5: {n + 8} %")
+        if id(again) == address:
+            reused += 1
+            assert memo.key("face-draw", layout, again, "front", 1, "rect", 0.0) != key
+        del again
+    assert reused, "no board was made at the freed one's address"

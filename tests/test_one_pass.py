@@ -88,7 +88,7 @@ def test_footers_give_the_kit_pdf_page_number(tmp_path):
 
 def test_parallel_build_matches_serial_byte_for_byte_and_progress_ends_at_total(tmp_path):
     from cardforge.output.parallel import Job, build_all
-    from conftest import REPO
+    from conftest import REPO, where_they_differ
     iron = REPO / "content" / "iron-rain"
     trace: list[tuple[int, int]] = []
     outputs = {}
@@ -100,7 +100,8 @@ def test_parallel_build_matches_serial_byte_for_byte_and_progress_ends_at_total(
         outputs[name] = {p.relative_to(tmp_path / name): p.read_bytes()
                          for r in results for p in r.outputs}
     assert outputs["serial"].keys() == outputs["pool"].keys() and len(outputs["pool"]) == 48  # 6 PDFs and manifests per game and paper
-    assert all(outputs["serial"][k] == outputs["pool"][k] for k in outputs["pool"])
+    differ = [k for k in outputs["pool"] if outputs["serial"][k] != outputs["pool"][k]]
+    assert differ == [], "\n".join(where_they_differ(tmp_path / "serial" / k, tmp_path / "pool" / k) for k in differ)
     done, total = trace[-1]
     assert done == total > 0
     assert all(d <= t for d, t in trace)

@@ -28,8 +28,8 @@ from typing import Callable
 ROUNDS = 3  # the guide pages drawn again at most this often: in practice once
 # How far past the edge between two whole percents a page may measure and still print the figure
 # it was drawn with (a tenth of a point).  A page's own figure changes its ink: Bomber Boys' Letter
-# guide measured 7.5066 % printing "7 %" and 7.5020 % printing "8 %", a few pixels from the edge,
-# so a pixel's anti-aliasing decided which it printed, and two builds printed different figures.
+# guide measures 7.5066 % printing "7 %" and 7.5020 % printing "8 %"; a page that measured 7.51 %
+# with one and 7.49 % with the other would never print its own figure, only the last one tried.
 EDGE = 0.001
 
 INK_DPI = 50

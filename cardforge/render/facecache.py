@@ -93,6 +93,25 @@ def _position(pos) -> list | None:
     return None if pos is None else [str(pos.path), pos.line, pos.col, pos.cell, pos.quote]
 
 
+_RECORD = ("record digest",)  # its key in a piece's own memo (Card.rendered, Board.rendered)
+
+
+def _record(piece) -> bytes:
+    """The record as the templates see it (markup, translation, derived fields), digested once
+    per piece and kept on the piece, not under its id(): the guide's pages are boards made anew
+    for each drawing, and one made at a freed one's address took its digest, so the guide's ink
+    page, drawn again with new figures, was placed as drawn with the old ones."""
+    memo = piece.rendered
+    if _RECORD not in memo:
+        try:
+            memo[_RECORD] = digest(piece.context())
+        except Uncacheable:
+            memo[_RECORD] = None
+    if memo[_RECORD] is None:
+        raise Uncacheable("piece")
+    return memo[_RECORD]
+
+
 class FaceMemo:
     """The keys of one prepared game's faces, and their stored results."""
 
@@ -185,8 +204,7 @@ class FaceMemo:
             if kind in ("face-fit", "face-draw"):
                 parts.append(self._once(("drawing",), self._drawing_part))
             is_card = hasattr(piece, "deck")
-            # the record as the templates see it (markup, translation, derived fields), once per piece and kind
-            record = self._once(("piece", id(piece), kind), lambda: digest(piece.context()))
+            record = _record(piece)
             extra: list[Any] = [type(piece).__name__, piece.id,  # messages name the piece
                                 side, copy, shape, bleed]  # the face (copy None: no copy can differ)
             invalid = sorted(piece.invalid) if is_card else None  # frames reading these report nothing
