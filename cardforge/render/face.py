@@ -59,7 +59,7 @@ def rendered(piece: Piece, template: Template, ctx: dict, face_ctx: dict | None)
         return template.source
     if ctx is not face_ctx:
         return template.render(ctx)
-    key = (id(template), ctx["side"], ctx["copy"])
+    key = (template, ctx["side"], ctx["copy"])  # the template itself: no other can take its address
     memo = piece.rendered
     if key not in memo:
         memo[key] = template.render(ctx)

@@ -117,12 +117,17 @@ class FaceMemo:
 
     def __init__(self, game, fonts, icons):
         self.game, self.fonts, self.icons = game, fonts, icons
-        self._parts: dict[tuple, bytes | None] = {}  # once per check: game, layouts, pieces, fonts, icons
+        self._parts: dict[tuple, bytes | None] = {}  # once per check: game, layouts, fonts, icons
+        self._owners: list = []  # the layouts its parts name by id() (_once)
         self._stored: dict[str, dict] = {}  # kind -> face key -> result, as read from the disk cache
         self._used: dict[str, dict] = {}  # kind -> face key -> result, of the faces this check looked up
 
-    def _once(self, key: tuple, make) -> bytes:
+    def _once(self, key: tuple, make, owner: object = None) -> bytes:
+        """A part of keys, made once.  `owner`: the object a key names by its id() (a layout), kept
+        while the memo lives, so that no other object is made at its address and takes its part."""
         if key not in self._parts:
+            if owner is not None:
+                self._owners.append(owner)
             try:
                 self._parts[key] = make()
             except Uncacheable:
@@ -167,7 +172,7 @@ class FaceMemo:
             return digest(layout.name, layout.width, layout.height,  # resolved for this size
                           [_stamp(path) for path in layout.files],  # the files of its `extends` chain, by content
                           pictures)
-        return self._once(("layout", id(layout), kind), make)
+        return self._once(("layout", id(layout), kind), make, layout)
 
     def _pictures(self, layout) -> list:
         """The files the layout's image frames draw, by content: a picture named by a literal `src`
@@ -193,7 +198,7 @@ class FaceMemo:
                 return b""
             return digest([other.data for other in card.deck.cards
                            if (other.front if side == "front" else other.back) == layout.name])
-        return self._once(("deck", id(layout), card.deck.id, side), make)
+        return self._once(("deck", id(layout), card.deck.id, side), make, layout)
 
     def key(self, kind: str, layout, piece, side: str, copy: int | None, shape: str | None = None,
             bleed: float | None = None) -> str | None:
@@ -234,7 +239,7 @@ class FaceMemo:
                 parts.append(self._deck_part(layout, piece, side))
             return b"".join(parts)
         try:
-            prefix = self._once(("drawn", id(layout), deck, side), make)  # one layout on one deck's side
+            prefix = self._once(("drawn", id(layout), deck, side), make, layout)  # one layout on one deck's side
             face = (side, shape, bleed, deck, values)
             # Plain values (the common case) are told apart exactly by their repr.
             tail = repr(face).encode("utf-8", "surrogatepass") if all(type(v) in _SCALARS for v in values) \
