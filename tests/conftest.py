@@ -250,11 +250,10 @@ def bomber(tmp_path_factory) -> BomberBuilds:
     root = tmp_path_factory.mktemp("bomber")
     procs = {}
     for name, (extra, env) in BOMBER_BUILDS.items():
-        # Each build its own empty disk cache: the four run at once, and what one of them would
-        # find in a shared cache depends on which of the others got there first (and on what the
-        # session's earlier builds left in it), so "the same input" would not be the same.  A cold
-        # build against a warm one: test_a_build_from_a_warm_cache_is_byte_identical_to_one_...
-        full_env = dict(os.environ, CARDFORGE_CACHE=str(root / f"{name}-cache"), **env)
+        # The four share one disk cache, empty at first, and run at once: which of them finds a
+        # face another kept depends on which got there first, and the bytes must not (a build
+        # from the session's warm cache: test_kept_faces.py).
+        full_env = dict(os.environ, CARDFORGE_CACHE=str(root / "cache"), **env)
         procs[name] = subprocess.Popen(
             [sys.executable, "-m", "cardforge", "build", str(BOMBER), "--paper", "all", "--out", str(root / name),
              *extra], cwd=str(REPO), env=full_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
