@@ -166,20 +166,22 @@ def where_they_differ(first: Path, second: Path) -> str:
         if pages:
             return f"{first.name}: {len(a.pages)} and {len(b.pages)} pages; contents differ on pages {pages}"
         objects = [n for n in range(1, min(int(a.trailer["/Size"]), int(b.trailer["/Size"])))
-                   if repr(_object(a, n)) != repr(_object(b, n))]
+                   if _object(a, n) != _object(b, n)]
         return f"{first.name}: the pages' contents are the same; objects differ: {objects[:20]}"
     x, y = json.loads(first.read_text()), json.loads(second.read_text())
     keys = sorted(k for k in x.keys() | y.keys() if x.get(k) != y.get(k))
     return f"{first.name}: differs in {keys}"
 
 
-def _object(reader, number: int):
-    """The PDF object `number` with its stream's data, or None where the number is free."""
+def _object(reader, number: int) -> str | None:
+    """The PDF object `number` with its stream's data, as text two readers can compare (pypdf's
+    repr of a reference names its reader's id()), or None where the number is free."""
     try:
         obj = reader.get_object(number)
     except Exception:
         return None
-    return (obj, obj.get_data()) if hasattr(obj, "get_data") else obj
+    text = repr((obj, obj.get_data()) if hasattr(obj, "get_data") else obj)
+    return re.sub(r"IndirectObject\((\d+), (\d+), \d+\)", r"\1 \2 R", text)
 
 
 def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
